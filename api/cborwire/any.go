@@ -158,7 +158,6 @@ func (d *Decoder) anyMap(share bool) map[string]any {
 // and a map slot outweighs the two bytes an entry takes at least.
 func (d *Decoder) anyMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	count := 0
 	for i := 0; d.NextKey(i, n); i++ {
 		k := d.intern(d.Key())
 		v := d.anyValue()
@@ -166,14 +165,13 @@ func (d *Decoder) anyMapEntries(n int) map[string]any {
 			return nil
 		}
 		m[k] = v
-		count++
+		if len(m) != i+1 {
+			// kube-apiserver refuses such maps; the JSON path keeps the last.
+			d.DuplicateKey(k)
+			return nil
+		}
 	}
 	if d.err != nil {
-		return nil
-	}
-	if len(m) != count {
-		// kube-apiserver refuses such maps; the JSON path keeps the last.
-		d.syntax("map with a duplicate key")
 		return nil
 	}
 	return m

@@ -86,6 +86,7 @@ type Decoder struct {
 	scanWork         int              // the bytes scanned for keys in this decode, bounded
 	scanAt           int              // the record after the one scannedKey found last
 	memo             *jsonMemo        // TranscodeJSONMemo: this decode's transcodings
+	skipKeys         []string         // SkipUnknown: the keys of the maps it skips, to refuse one met twice
 
 	truncated bool // the error is the input ending too soon
 }

@@ -8,7 +8,12 @@
 //
 // Decoding gives the values the JSON path gives for the same object:
 // unknown keys are skipped, null leaves a non-pointer field unchanged
-// and clears a pointer, slice or map, keys match field names exactly.
+// and clears a pointer, slice or map, keys match field names exactly;
+// but a map holding a key twice, anywhere in the item (a struct's
+// fields, a map field, an untyped value, a member held as raw JSON, the
+// value of a key naming no field), is an error naming the key, as
+// kube-apiserver's CBOR decoder refuses it, where the JSON path keeps
+// the last value.
 // kube-apiserver writes strings (and map keys) as byte strings, shuffles
 // the order of map keys, and heads every object with the self-described
 // tag; all of that is read as it comes. Through a ReadOnly wire.Decoder,

@@ -85,7 +85,6 @@ func (d *Decoder) dynValue() any {
 // indefinite length) into a map made at the head's size.
 func (d *Decoder) dynMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	count := 0
 	for i := 0; d.NextKey(i, n); i++ {
 		k := d.key(d.Key())
 		v := d.dynValue()
@@ -93,14 +92,13 @@ func (d *Decoder) dynMapEntries(n int) map[string]any {
 			return nil
 		}
 		m[k] = v
-		count++
+		if len(m) != i+1 {
+			// kube-apiserver refuses such maps; the JSON path keeps the last.
+			d.DuplicateKey(k)
+			return nil
+		}
 	}
 	if d.err != nil {
-		return nil
-	}
-	if len(m) != count {
-		// kube-apiserver refuses such maps; the JSON path keeps the last.
-		d.syntax("map with a duplicate key")
 		return nil
 	}
 	return m

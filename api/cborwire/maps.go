@@ -3,8 +3,9 @@ package cborwire
 import "unsafe"
 
 // Map reads a map into *m, each value through elem (which starts from
-// V's zero value); null sets *m to nil. A map already present (a
-// duplicate field) gets the new entries added.
+// V's zero value); null sets *m to nil. A map already present (a decode
+// into a filled value) gets the new entries added. A key met twice is an
+// error.
 func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*Decoder, *V)) {
 	if d.Null() {
 		*m = nil
@@ -14,9 +15,7 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 	if !ok {
 		return
 	}
-	if *m == nil {
-		*m = make(M, MapCap(n))
-	}
+	out := FreshMap(*m, n)
 	for i := 0; d.NextKey(i, n); i++ {
 		k := K(d.intern(d.Key()))
 		var v V
@@ -24,8 +23,13 @@ func Map[M ~map[K]V, K ~string, V any](d *Decoder, m *M, typ string, elem func(*
 		if d.err != nil {
 			return
 		}
-		(*m)[k] = v
+		out[k] = v
+		if len(out) != i+1 {
+			d.DuplicateKey(string(k))
+			return
+		}
 	}
+	*m = MergeMap(*m, out)
 }
 
 // StringMap reads a map of strings (labels, annotations, selectors) into
@@ -52,10 +56,7 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 		// filled as the pairs are read, with no scratch between (a
 		// []string scratch costs a write barrier per string while the
 		// collector runs, and clearing it as many again).
-		out := *m
-		if out == nil {
-			out = make(M, MapCap(n))
-		}
+		out := FreshMap(*m, n)
 		for i := 0; d.NextKey(i, n); i++ {
 			key := d.intern(d.Key())
 			var v string
@@ -66,10 +67,14 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 				return
 			}
 			out[K(key)] = V(v)
+			if len(out) != i+1 {
+				d.DuplicateKey(key)
+				return
+			}
 		}
 		if d.err == nil {
-			*m = out
-			Keep(d, k, out)
+			*m = MergeMap(*m, out)
+			Keep(d, k, *m)
 		}
 		return
 	}
@@ -84,13 +89,18 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 	}
 	kv := d.strs[base:]
 	if d.err == nil {
-		if *m == nil {
-			*m = make(M, len(kv)/2)
-		}
+		out := FreshMap(*m, len(kv)/2)
 		for i := 0; i < len(kv); i += 2 {
-			(*m)[K(kv[i])] = V(kv[i+1])
+			out[K(kv[i])] = V(kv[i+1])
+			if len(out) != i/2+1 {
+				d.DuplicateKey(kv[i])
+				break
+			}
 		}
-		Keep(d, k, *m)
+		if d.err == nil {
+			*m = MergeMap(*m, out)
+			Keep(d, k, *m)
+		}
 	}
 	clear(kv)
 	d.strs = d.strs[:base]

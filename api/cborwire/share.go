@@ -34,7 +34,7 @@ const scanBudget = 4
 // slice without capacity, and not null; one already decoded is copied
 // first, since the decode writes into it and it may be shared.
 func ReuseSlice[S ~[]E, E any](d *Decoder, p *S) (wire.JSONKey, bool) {
-	if cap(*p) != 0 { // a duplicate field: the decode merges into a copy
+	if cap(*p) != 0 { // a decode into a filled value merges into a copy
 		*p = wire.OwnSlice(d.Table, *p)
 		return wire.JSONKey{}, false
 	}

@@ -207,10 +207,10 @@ func (d *Decoder) mapToJSON(out []byte) []byte {
 	}
 	out = append(out, '}')
 	if members := d.members[base:]; d.err == nil && !sorted {
-		var dup bool
+		var dup int
 		d.sorted, dup = d.sortMembers(out, start, members, d.sorted[:0])
-		if dup {
-			d.syntax("map with a duplicate key")
+		if dup >= 0 {
+			d.DuplicateKey(string(d.memberKey(members[dup])))
 		}
 	}
 	d.members = d.members[:base]
@@ -241,9 +241,10 @@ const (
 
 // sortMembers rewrites the object that starts at start in buf with
 // its members in the order of their keys' bytes, as encoding/json writes
-// a map, through scratch, which it returns for reuse; dup reports two
-// members with the same key.
-func (d *Decoder) sortMembers(buf []byte, start int, members []member, scratch []byte) (_ []byte, dup bool) {
+// a map, through scratch, which it returns for reuse; dup is the index
+// of a member whose key another member has too, or -1.
+func (d *Decoder) sortMembers(buf []byte, start int, members []member, scratch []byte) (_ []byte, dup int) {
+	dup = -1
 	order := d.order[:0]
 	mask := ^uint64(0) // what of a sort word is the index
 	byKey := func(a, b uint64) int {
@@ -281,7 +282,9 @@ func (d *Decoder) sortMembers(buf []byte, start int, members []member, scratch [
 		if i > 0 {
 			sorted = append(sorted, ',')
 			// Keys with different prefixes differ.
-			dup = dup || (mask != indexMask || order[i-1]>>indexBits == k>>indexBits) && byKey(order[i-1], k) == 0
+			if dup < 0 && (mask != indexMask || order[i-1]>>indexBits == k>>indexBits) && byKey(order[i-1], k) == 0 {
+				dup = int(k & mask)
+			}
 		}
 		m := members[k&mask]
 		sorted = append(sorted, buf[m.start:m.end]...)

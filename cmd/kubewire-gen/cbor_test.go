@@ -2,11 +2,13 @@ package main
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/kubewire/kubewire/api/cborwire"
 	"github.com/kubewire/kubewire/api/jsonwire"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/api/wire"
 	shapesv1 "github.com/kubewire/kubewire/cmd/kubewire-gen/testdata/api/v1"
 	"github.com/kubewire/kubewire/codec"
@@ -103,15 +105,35 @@ func TestGeneratedCBORDecodesAsJSON(t *testing.T) {
 	}
 }
 
-// Whatever the bytes, a generated decoder ends without a panic.
+// Whatever the bytes, a generated decoder ends without a panic; and
+// what the dynamic decoder refuses for a duplicate map key the typed
+// decoders refuse too (for that or another reason), and the other way
+// round.
 func FuzzGeneratedCBOR(f *testing.F) {
 	js, err := codec.EncodeJSON(fullWidget())
 	if err != nil {
 		f.Fatal(err)
 	}
 	f.Add(shuffledCBOR(f, js, rand.New(rand.NewPCG(3, 4))))
+	obj := dupWidget(f)
+	f.Add(appendWithDup(f, nil, obj, nil, dupEntry{}))
+	f.Add(appendWithDup(f, nil, obj, []any{"spec", "surplus", "inner", 0}, dupEntry{name: "unknown", key: "z"}))
+	f.Add(appendWithDup(f, nil, obj, []any{"metadata", "labels"}, dupEntry{name: "labels", key: "app"}))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		_ = cborwire.Decode(in, new(shapesv1.Widget), nil)
-		_ = cborwire.Decode(in, new(shapesv1.Widget), &wire.Decoder{ReadOnly: true})
+		plain := cborwire.Decode(in, new(shapesv1.Widget), nil)
+		readOnly := cborwire.Decode(in, new(shapesv1.Widget), &wire.Decoder{ReadOnly: true})
+		dynamic := cborwire.Decode(in, new(unstructured.Unstructured), nil)
+		for _, typed := range []error{plain, readOnly} {
+			if isDuplicateKey(dynamic) && typed == nil {
+				t.Fatalf("the dynamic decoder refuses %v; a typed decoder took it", dynamic)
+			}
+			if isDuplicateKey(typed) && dynamic == nil {
+				t.Fatalf("a typed decoder refuses %v; the dynamic decoder took it", typed)
+			}
+		}
 	})
+}
+
+func isDuplicateKey(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "duplicate key")
 }

@@ -16,20 +16,42 @@ func (m *StatefulSet) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -38,16 +60,26 @@ func (m *StatefulSet) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("StatefulSetUpdateStrategy")
+	n4, ok := d.OpenMap("StatefulSetUpdateStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if k3, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("rollingUpdate")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
 				if d.Null() {
 					m.RollingUpdate = nil
 				} else {
@@ -56,10 +88,10 @@ func (m *StatefulSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k3, m.RollingUpdate)
+				cborwire.Keep(d, k7, m.RollingUpdate)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -68,14 +100,20 @@ func (m *StatefulSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("RollingUpdateStatefulSetStrategy")
+	n8, ok := d.OpenMap("RollingUpdateStatefulSetStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen9 uint64
+	var unknown10 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "partition":
-			if k5, ok := cborwire.ReusePtr(d, &m.Partition); !ok {
+			if seen9&0x1 != 0 {
+				d.DuplicateKey("partition")
+			}
+			seen9 |= 0x1
+			if k11, ok := cborwire.ReusePtr(d, &m.Partition); !ok {
 				if d.Null() {
 					m.Partition = nil
 				} else {
@@ -84,10 +122,14 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 					}
 					cborwire.Int(d, m.Partition)
 				}
-				cborwire.Keep(d, k5, m.Partition)
+				cborwire.Keep(d, k11, m.Partition)
 			}
 		case "maxUnavailable":
-			if k6, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+			if seen9&0x2 != 0 {
+				d.DuplicateKey("maxUnavailable")
+			}
+			seen9 |= 0x2
+			if k12, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
 				if d.Null() {
 					m.MaxUnavailable = nil
 				} else {
@@ -96,10 +138,10 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k6, m.MaxUnavailable)
+				cborwire.Keep(d, k12, m.MaxUnavailable)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown10)
 		}
 	}
 	return d.Err()
@@ -108,18 +150,28 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("StatefulSetPersistentVolumeClaimRetentionPolicy")
+	n13, ok := d.OpenMap("StatefulSetPersistentVolumeClaimRetentionPolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen14 uint64
+	var unknown15 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "whenDeleted":
+			if seen14&0x1 != 0 {
+				d.DuplicateKey("whenDeleted")
+			}
+			seen14 |= 0x1
 			cborwire.String(d, &m.WhenDeleted)
 		case "whenScaled":
+			if seen14&0x2 != 0 {
+				d.DuplicateKey("whenScaled")
+			}
+			seen14 |= 0x2
 			cborwire.String(d, &m.WhenScaled)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown15)
 		}
 	}
 	return d.Err()
@@ -128,16 +180,22 @@ func (m *StatefulSetPersistentVolumeClaimRetentionPolicy) DecodeCBOR(d *cborwire
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetOrdinals) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("StatefulSetOrdinals")
+	n16, ok := d.OpenMap("StatefulSetOrdinals")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen17 uint64
+	var unknown18 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n16); i++ {
 		switch string(d.Key()) {
 		case "start":
+			if seen17&0x1 != 0 {
+				d.DuplicateKey("start")
+			}
+			seen17 |= 0x1
 			cborwire.Int(d, &m.Start)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown18)
 		}
 	}
 	return d.Err()
@@ -146,14 +204,20 @@ func (m *StatefulSetOrdinals) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("StatefulSetSpec")
+	n19, ok := d.OpenMap("StatefulSetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n9); i++ {
+	var seen20 uint64
+	var unknown21 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n19); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k10, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen20&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen20 |= 0x1
+			if k22, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -162,10 +226,14 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k10, m.Replicas)
+				cborwire.Keep(d, k22, m.Replicas)
 			}
 		case "selector":
-			if k11, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen20&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen20 |= 0x2
+			if k23, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -174,39 +242,63 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.Selector)
+				cborwire.Keep(d, k23, m.Selector)
 			}
 		case "template":
+			if seen20&0x4 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen20 |= 0x4
 			m.Template.DecodeCBOR(d)
 		case "volumeClaimTemplates":
-			if k12, ok := cborwire.ReuseSlice(d, &m.VolumeClaimTemplates); !ok {
+			if seen20&0x8 != 0 {
+				d.DuplicateKey("volumeClaimTemplates")
+			}
+			seen20 |= 0x8
+			if k24, ok := cborwire.ReuseSlice(d, &m.VolumeClaimTemplates); !ok {
 				if d.Null() {
 					m.VolumeClaimTemplates = nil
-				} else if n14, ok := d.OpenArray("[]corev1.PersistentVolumeClaim"); ok {
-					s13 := m.VolumeClaimTemplates[:0]
-					if cap(s13) < n14 {
-						s13 = make([]corev1.PersistentVolumeClaim, 0, cborwire.SliceCap[corev1.PersistentVolumeClaim](d, n14))
+				} else if n26, ok := d.OpenArray("[]corev1.PersistentVolumeClaim"); ok {
+					s25 := m.VolumeClaimTemplates[:0]
+					if cap(s25) < n26 {
+						s25 = make([]corev1.PersistentVolumeClaim, 0, cborwire.SliceCap[corev1.PersistentVolumeClaim](d, n26))
 					}
-					at15 := d.Offset()
-					for i := 0; d.NextElem(i, n14); i++ {
-						s13 = cborwire.Grow(d, s13, n14, at15)
-						s13[i].DecodeCBOR(d)
+					at27 := d.Offset()
+					for i := 0; d.NextElem(i, n26); i++ {
+						s25 = cborwire.Grow(d, s25, n26, at27)
+						s25[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []corev1.PersistentVolumeClaim{}
+					if len(s25) == 0 {
+						s25 = []corev1.PersistentVolumeClaim{}
 					}
-					m.VolumeClaimTemplates = s13
+					m.VolumeClaimTemplates = s25
 				}
-				cborwire.Keep(d, k12, m.VolumeClaimTemplates)
+				cborwire.Keep(d, k24, m.VolumeClaimTemplates)
 			}
 		case "serviceName":
+			if seen20&0x10 != 0 {
+				d.DuplicateKey("serviceName")
+			}
+			seen20 |= 0x10
 			cborwire.String(d, &m.ServiceName)
 		case "podManagementPolicy":
+			if seen20&0x20 != 0 {
+				d.DuplicateKey("podManagementPolicy")
+			}
+			seen20 |= 0x20
 			cborwire.String(d, &m.PodManagementPolicy)
 		case "updateStrategy":
+			if seen20&0x40 != 0 {
+				d.DuplicateKey("updateStrategy")
+			}
+			seen20 |= 0x40
 			m.UpdateStrategy.DecodeCBOR(d)
 		case "revisionHistoryLimit":
-			if k16, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen20&0x80 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen20 |= 0x80
+			if k28, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -215,12 +307,20 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k16, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k28, m.RevisionHistoryLimit)
 			}
 		case "minReadySeconds":
+			if seen20&0x100 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen20 |= 0x100
 			cborwire.Int(d, &m.MinReadySeconds)
 		case "persistentVolumeClaimRetentionPolicy":
-			if k17, ok := cborwire.ReusePtr(d, &m.PersistentVolumeClaimRetentionPolicy); !ok {
+			if seen20&0x200 != 0 {
+				d.DuplicateKey("persistentVolumeClaimRetentionPolicy")
+			}
+			seen20 |= 0x200
+			if k29, ok := cborwire.ReusePtr(d, &m.PersistentVolumeClaimRetentionPolicy); !ok {
 				if d.Null() {
 					m.PersistentVolumeClaimRetentionPolicy = nil
 				} else {
@@ -229,10 +329,14 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeClaimRetentionPolicy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k17, m.PersistentVolumeClaimRetentionPolicy)
+				cborwire.Keep(d, k29, m.PersistentVolumeClaimRetentionPolicy)
 			}
 		case "ordinals":
-			if k18, ok := cborwire.ReusePtr(d, &m.Ordinals); !ok {
+			if seen20&0x400 != 0 {
+				d.DuplicateKey("ordinals")
+			}
+			seen20 |= 0x400
+			if k30, ok := cborwire.ReusePtr(d, &m.Ordinals); !ok {
 				if d.Null() {
 					m.Ordinals = nil
 				} else {
@@ -241,10 +345,10 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Ordinals).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k18, m.Ordinals)
+				cborwire.Keep(d, k30, m.Ordinals)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown21)
 		}
 	}
 	return d.Err()
@@ -253,28 +357,62 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n19, ok := d.OpenMap("StatefulSetStatus")
+	n31, ok := d.OpenMap("StatefulSetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n19); i++ {
+	var seen32 uint64
+	var unknown33 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "observedGeneration":
+			if seen32&0x1 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen32 |= 0x1
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "replicas":
+			if seen32&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen32 |= 0x2
 			cborwire.Int(d, &m.Replicas)
 		case "readyReplicas":
+			if seen32&0x4 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen32 |= 0x4
 			cborwire.Int(d, &m.ReadyReplicas)
 		case "currentReplicas":
+			if seen32&0x8 != 0 {
+				d.DuplicateKey("currentReplicas")
+			}
+			seen32 |= 0x8
 			cborwire.Int(d, &m.CurrentReplicas)
 		case "updatedReplicas":
+			if seen32&0x10 != 0 {
+				d.DuplicateKey("updatedReplicas")
+			}
+			seen32 |= 0x10
 			cborwire.Int(d, &m.UpdatedReplicas)
 		case "currentRevision":
+			if seen32&0x20 != 0 {
+				d.DuplicateKey("currentRevision")
+			}
+			seen32 |= 0x20
 			cborwire.String(d, &m.CurrentRevision)
 		case "updateRevision":
+			if seen32&0x40 != 0 {
+				d.DuplicateKey("updateRevision")
+			}
+			seen32 |= 0x40
 			cborwire.String(d, &m.UpdateRevision)
 		case "collisionCount":
-			if k20, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
+			if seen32&0x80 != 0 {
+				d.DuplicateKey("collisionCount")
+			}
+			seen32 |= 0x80
+			if k34, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
 				if d.Null() {
 					m.CollisionCount = nil
 				} else {
@@ -283,33 +421,41 @@ func (m *StatefulSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
-				cborwire.Keep(d, k20, m.CollisionCount)
+				cborwire.Keep(d, k34, m.CollisionCount)
 			}
 		case "conditions":
-			if k21, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen32&0x100 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen32 |= 0x100
+			if k35, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n23, ok := d.OpenArray("[]StatefulSetCondition"); ok {
-					s22 := m.Conditions[:0]
-					if cap(s22) < n23 {
-						s22 = make([]StatefulSetCondition, 0, cborwire.SliceCap[StatefulSetCondition](d, n23))
+				} else if n37, ok := d.OpenArray("[]StatefulSetCondition"); ok {
+					s36 := m.Conditions[:0]
+					if cap(s36) < n37 {
+						s36 = make([]StatefulSetCondition, 0, cborwire.SliceCap[StatefulSetCondition](d, n37))
 					}
-					at24 := d.Offset()
-					for i := 0; d.NextElem(i, n23); i++ {
-						s22 = cborwire.Grow(d, s22, n23, at24)
-						s22[i].DecodeCBOR(d)
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						s36[i].DecodeCBOR(d)
 					}
-					if len(s22) == 0 {
-						s22 = []StatefulSetCondition{}
+					if len(s36) == 0 {
+						s36 = []StatefulSetCondition{}
 					}
-					m.Conditions = s22
+					m.Conditions = s36
 				}
-				cborwire.Keep(d, k21, m.Conditions)
+				cborwire.Keep(d, k35, m.Conditions)
 			}
 		case "availableReplicas":
+			if seen32&0x200 != 0 {
+				d.DuplicateKey("availableReplicas")
+			}
+			seen32 |= 0x200
 			cborwire.Int(d, &m.AvailableReplicas)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown33)
 		}
 	}
 	return d.Err()
@@ -318,24 +464,46 @@ func (m *StatefulSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("StatefulSetCondition")
+	n39, ok := d.OpenMap("StatefulSetCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n25); i++ {
+	var seen40 uint64
+	var unknown41 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n39); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen40&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen40 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen40&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen40 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastTransitionTime":
+			if seen40&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen40 |= 0x4
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen40&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen40 |= 0x8
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen40&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen40 |= 0x10
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown41)
 		}
 	}
 	return d.Err()
@@ -344,41 +512,59 @@ func (m *StatefulSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatefulSetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n26, ok := d.OpenMap("StatefulSetList")
+	n42, ok := d.OpenMap("StatefulSetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n26); i++ {
+	var seen43 uint64
+	var unknown44 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n42); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen43&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen43 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen43&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen43 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen43&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen43 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k27, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen43&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen43 |= 0x8
+			if k45, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n29, ok := d.OpenArray("[]StatefulSet"); ok {
-					s28 := m.Items[:0]
-					if cap(s28) < n29 {
-						s28 = make([]StatefulSet, 0, cborwire.SliceCap[StatefulSet](d, n29))
+				} else if n47, ok := d.OpenArray("[]StatefulSet"); ok {
+					s46 := m.Items[:0]
+					if cap(s46) < n47 {
+						s46 = make([]StatefulSet, 0, cborwire.SliceCap[StatefulSet](d, n47))
 					}
-					at30 := d.Offset()
-					for i := 0; d.NextElem(i, n29); i++ {
-						s28 = cborwire.Grow(d, s28, n29, at30)
-						s28[i].DecodeCBOR(d)
+					at48 := d.Offset()
+					for i := 0; d.NextElem(i, n47); i++ {
+						s46 = cborwire.Grow(d, s46, n47, at48)
+						s46[i].DecodeCBOR(d)
 					}
-					if len(s28) == 0 {
-						s28 = []StatefulSet{}
+					if len(s46) == 0 {
+						s46 = []StatefulSet{}
 					}
-					m.Items = s28
+					m.Items = s46
 				}
-				cborwire.Keep(d, k27, m.Items)
+				cborwire.Keep(d, k45, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown44)
 		}
 	}
 	return d.Err()
@@ -387,24 +573,46 @@ func (m *StatefulSetList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Deployment) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("Deployment")
+	n49, ok := d.OpenMap("Deployment")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n31); i++ {
+	var seen50 uint64
+	var unknown51 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n49); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen50&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen50 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen50&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen50 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen50&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen50 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen50&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen50 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen50&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen50 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown51)
 		}
 	}
 	return d.Err()
@@ -413,14 +621,20 @@ func (m *Deployment) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("DeploymentSpec")
+	n52, ok := d.OpenMap("DeploymentSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n32); i++ {
+	var seen53 uint64
+	var unknown54 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n52); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k33, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen53&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen53 |= 0x1
+			if k55, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -429,10 +643,14 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k33, m.Replicas)
+				cborwire.Keep(d, k55, m.Replicas)
 			}
 		case "selector":
-			if k34, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen53&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen53 |= 0x2
+			if k56, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -441,16 +659,32 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k34, m.Selector)
+				cborwire.Keep(d, k56, m.Selector)
 			}
 		case "template":
+			if seen53&0x4 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen53 |= 0x4
 			m.Template.DecodeCBOR(d)
 		case "strategy":
+			if seen53&0x8 != 0 {
+				d.DuplicateKey("strategy")
+			}
+			seen53 |= 0x8
 			m.Strategy.DecodeCBOR(d)
 		case "minReadySeconds":
+			if seen53&0x10 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen53 |= 0x10
 			cborwire.Int(d, &m.MinReadySeconds)
 		case "revisionHistoryLimit":
-			if k35, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen53&0x20 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen53 |= 0x20
+			if k57, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -459,12 +693,20 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k35, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k57, m.RevisionHistoryLimit)
 			}
 		case "paused":
+			if seen53&0x40 != 0 {
+				d.DuplicateKey("paused")
+			}
+			seen53 |= 0x40
 			cborwire.Bool(d, &m.Paused)
 		case "progressDeadlineSeconds":
-			if k36, ok := cborwire.ReusePtr(d, &m.ProgressDeadlineSeconds); !ok {
+			if seen53&0x80 != 0 {
+				d.DuplicateKey("progressDeadlineSeconds")
+			}
+			seen53 |= 0x80
+			if k58, ok := cborwire.ReusePtr(d, &m.ProgressDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ProgressDeadlineSeconds = nil
 				} else {
@@ -473,10 +715,10 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ProgressDeadlineSeconds)
 				}
-				cborwire.Keep(d, k36, m.ProgressDeadlineSeconds)
+				cborwire.Keep(d, k58, m.ProgressDeadlineSeconds)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown54)
 		}
 	}
 	return d.Err()
@@ -485,16 +727,26 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeploymentStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n37, ok := d.OpenMap("DeploymentStrategy")
+	n59, ok := d.OpenMap("DeploymentStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n37); i++ {
+	var seen60 uint64
+	var unknown61 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n59); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen60&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen60 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if k38, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
+			if seen60&0x2 != 0 {
+				d.DuplicateKey("rollingUpdate")
+			}
+			seen60 |= 0x2
+			if k62, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
 				if d.Null() {
 					m.RollingUpdate = nil
 				} else {
@@ -503,10 +755,10 @@ func (m *DeploymentStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k38, m.RollingUpdate)
+				cborwire.Keep(d, k62, m.RollingUpdate)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown61)
 		}
 	}
 	return d.Err()
@@ -515,14 +767,20 @@ func (m *DeploymentStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
-	n39, ok := d.OpenMap("RollingUpdateDeployment")
+	n63, ok := d.OpenMap("RollingUpdateDeployment")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n39); i++ {
+	var seen64 uint64
+	var unknown65 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "maxUnavailable":
-			if k40, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+			if seen64&0x1 != 0 {
+				d.DuplicateKey("maxUnavailable")
+			}
+			seen64 |= 0x1
+			if k66, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
 				if d.Null() {
 					m.MaxUnavailable = nil
 				} else {
@@ -531,10 +789,14 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k40, m.MaxUnavailable)
+				cborwire.Keep(d, k66, m.MaxUnavailable)
 			}
 		case "maxSurge":
-			if k41, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
+			if seen64&0x2 != 0 {
+				d.DuplicateKey("maxSurge")
+			}
+			seen64 |= 0x2
+			if k67, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
 				if d.Null() {
 					m.MaxSurge = nil
 				} else {
@@ -543,10 +805,10 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k41, m.MaxSurge)
+				cborwire.Keep(d, k67, m.MaxSurge)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown65)
 		}
 	}
 	return d.Err()
@@ -555,26 +817,56 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("DeploymentStatus")
+	n68, ok := d.OpenMap("DeploymentStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n42); i++ {
+	var seen69 uint64
+	var unknown70 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n68); i++ {
 		switch string(d.Key()) {
 		case "observedGeneration":
+			if seen69&0x1 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen69 |= 0x1
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "replicas":
+			if seen69&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen69 |= 0x2
 			cborwire.Int(d, &m.Replicas)
 		case "updatedReplicas":
+			if seen69&0x4 != 0 {
+				d.DuplicateKey("updatedReplicas")
+			}
+			seen69 |= 0x4
 			cborwire.Int(d, &m.UpdatedReplicas)
 		case "readyReplicas":
+			if seen69&0x8 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen69 |= 0x8
 			cborwire.Int(d, &m.ReadyReplicas)
 		case "availableReplicas":
+			if seen69&0x10 != 0 {
+				d.DuplicateKey("availableReplicas")
+			}
+			seen69 |= 0x10
 			cborwire.Int(d, &m.AvailableReplicas)
 		case "unavailableReplicas":
+			if seen69&0x20 != 0 {
+				d.DuplicateKey("unavailableReplicas")
+			}
+			seen69 |= 0x20
 			cborwire.Int(d, &m.UnavailableReplicas)
 		case "terminatingReplicas":
-			if k43, ok := cborwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
+			if seen69&0x40 != 0 {
+				d.DuplicateKey("terminatingReplicas")
+			}
+			seen69 |= 0x40
+			if k71, ok := cborwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
 				if d.Null() {
 					m.TerminatingReplicas = nil
 				} else {
@@ -583,31 +875,39 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.TerminatingReplicas)
 				}
-				cborwire.Keep(d, k43, m.TerminatingReplicas)
+				cborwire.Keep(d, k71, m.TerminatingReplicas)
 			}
 		case "conditions":
-			if k44, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen69&0x80 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen69 |= 0x80
+			if k72, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n46, ok := d.OpenArray("[]DeploymentCondition"); ok {
-					s45 := m.Conditions[:0]
-					if cap(s45) < n46 {
-						s45 = make([]DeploymentCondition, 0, cborwire.SliceCap[DeploymentCondition](d, n46))
+				} else if n74, ok := d.OpenArray("[]DeploymentCondition"); ok {
+					s73 := m.Conditions[:0]
+					if cap(s73) < n74 {
+						s73 = make([]DeploymentCondition, 0, cborwire.SliceCap[DeploymentCondition](d, n74))
 					}
-					at47 := d.Offset()
-					for i := 0; d.NextElem(i, n46); i++ {
-						s45 = cborwire.Grow(d, s45, n46, at47)
-						s45[i].DecodeCBOR(d)
+					at75 := d.Offset()
+					for i := 0; d.NextElem(i, n74); i++ {
+						s73 = cborwire.Grow(d, s73, n74, at75)
+						s73[i].DecodeCBOR(d)
 					}
-					if len(s45) == 0 {
-						s45 = []DeploymentCondition{}
+					if len(s73) == 0 {
+						s73 = []DeploymentCondition{}
 					}
-					m.Conditions = s45
+					m.Conditions = s73
 				}
-				cborwire.Keep(d, k44, m.Conditions)
+				cborwire.Keep(d, k72, m.Conditions)
 			}
 		case "collisionCount":
-			if k48, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
+			if seen69&0x100 != 0 {
+				d.DuplicateKey("collisionCount")
+			}
+			seen69 |= 0x100
+			if k76, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
 				if d.Null() {
 					m.CollisionCount = nil
 				} else {
@@ -616,10 +916,10 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
-				cborwire.Keep(d, k48, m.CollisionCount)
+				cborwire.Keep(d, k76, m.CollisionCount)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown70)
 		}
 	}
 	return d.Err()
@@ -628,26 +928,52 @@ func (m *DeploymentStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeploymentCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n49, ok := d.OpenMap("DeploymentCondition")
+	n77, ok := d.OpenMap("DeploymentCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n49); i++ {
+	var seen78 uint64
+	var unknown79 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n77); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen78&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen78 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen78&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen78 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastUpdateTime":
+			if seen78&0x4 != 0 {
+				d.DuplicateKey("lastUpdateTime")
+			}
+			seen78 |= 0x4
 			m.LastUpdateTime.DecodeCBOR(d)
 		case "lastTransitionTime":
+			if seen78&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen78 |= 0x8
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen78&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen78 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen78&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen78 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown79)
 		}
 	}
 	return d.Err()
@@ -656,41 +982,59 @@ func (m *DeploymentCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeploymentList) DecodeCBOR(d *cborwire.Decoder) error {
-	n50, ok := d.OpenMap("DeploymentList")
+	n80, ok := d.OpenMap("DeploymentList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n50); i++ {
+	var seen81 uint64
+	var unknown82 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n80); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen81&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen81 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen81&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen81 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen81&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen81 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k51, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen81&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen81 |= 0x8
+			if k83, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n53, ok := d.OpenArray("[]Deployment"); ok {
-					s52 := m.Items[:0]
-					if cap(s52) < n53 {
-						s52 = make([]Deployment, 0, cborwire.SliceCap[Deployment](d, n53))
+				} else if n85, ok := d.OpenArray("[]Deployment"); ok {
+					s84 := m.Items[:0]
+					if cap(s84) < n85 {
+						s84 = make([]Deployment, 0, cborwire.SliceCap[Deployment](d, n85))
 					}
-					at54 := d.Offset()
-					for i := 0; d.NextElem(i, n53); i++ {
-						s52 = cborwire.Grow(d, s52, n53, at54)
-						s52[i].DecodeCBOR(d)
+					at86 := d.Offset()
+					for i := 0; d.NextElem(i, n85); i++ {
+						s84 = cborwire.Grow(d, s84, n85, at86)
+						s84[i].DecodeCBOR(d)
 					}
-					if len(s52) == 0 {
-						s52 = []Deployment{}
+					if len(s84) == 0 {
+						s84 = []Deployment{}
 					}
-					m.Items = s52
+					m.Items = s84
 				}
-				cborwire.Keep(d, k51, m.Items)
+				cborwire.Keep(d, k83, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown82)
 		}
 	}
 	return d.Err()
@@ -699,16 +1043,26 @@ func (m *DeploymentList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n55, ok := d.OpenMap("DaemonSetUpdateStrategy")
+	n87, ok := d.OpenMap("DaemonSetUpdateStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n55); i++ {
+	var seen88 uint64
+	var unknown89 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n87); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen88&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen88 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "rollingUpdate":
-			if k56, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
+			if seen88&0x2 != 0 {
+				d.DuplicateKey("rollingUpdate")
+			}
+			seen88 |= 0x2
+			if k90, ok := cborwire.ReusePtr(d, &m.RollingUpdate); !ok {
 				if d.Null() {
 					m.RollingUpdate = nil
 				} else {
@@ -717,10 +1071,10 @@ func (m *DaemonSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k56, m.RollingUpdate)
+				cborwire.Keep(d, k90, m.RollingUpdate)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown89)
 		}
 	}
 	return d.Err()
@@ -729,14 +1083,20 @@ func (m *DaemonSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
-	n57, ok := d.OpenMap("RollingUpdateDaemonSet")
+	n91, ok := d.OpenMap("RollingUpdateDaemonSet")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n57); i++ {
+	var seen92 uint64
+	var unknown93 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n91); i++ {
 		switch string(d.Key()) {
 		case "maxUnavailable":
-			if k58, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+			if seen92&0x1 != 0 {
+				d.DuplicateKey("maxUnavailable")
+			}
+			seen92 |= 0x1
+			if k94, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
 				if d.Null() {
 					m.MaxUnavailable = nil
 				} else {
@@ -745,10 +1105,14 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k58, m.MaxUnavailable)
+				cborwire.Keep(d, k94, m.MaxUnavailable)
 			}
 		case "maxSurge":
-			if k59, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
+			if seen92&0x2 != 0 {
+				d.DuplicateKey("maxSurge")
+			}
+			seen92 |= 0x2
+			if k95, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
 				if d.Null() {
 					m.MaxSurge = nil
 				} else {
@@ -757,10 +1121,10 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k59, m.MaxSurge)
+				cborwire.Keep(d, k95, m.MaxSurge)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown93)
 		}
 	}
 	return d.Err()
@@ -769,14 +1133,20 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("DaemonSetSpec")
+	n96, ok := d.OpenMap("DaemonSetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n60); i++ {
+	var seen97 uint64
+	var unknown98 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n96); i++ {
 		switch string(d.Key()) {
 		case "selector":
-			if k61, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen97&0x1 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen97 |= 0x1
+			if k99, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -785,16 +1155,32 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k61, m.Selector)
+				cborwire.Keep(d, k99, m.Selector)
 			}
 		case "template":
+			if seen97&0x2 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen97 |= 0x2
 			m.Template.DecodeCBOR(d)
 		case "updateStrategy":
+			if seen97&0x4 != 0 {
+				d.DuplicateKey("updateStrategy")
+			}
+			seen97 |= 0x4
 			m.UpdateStrategy.DecodeCBOR(d)
 		case "minReadySeconds":
+			if seen97&0x8 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen97 |= 0x8
 			cborwire.Int(d, &m.MinReadySeconds)
 		case "revisionHistoryLimit":
-			if k62, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen97&0x10 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen97 |= 0x10
+			if k100, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -803,10 +1189,10 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k62, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k100, m.RevisionHistoryLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown98)
 		}
 	}
 	return d.Err()
@@ -815,30 +1201,68 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n63, ok := d.OpenMap("DaemonSetStatus")
+	n101, ok := d.OpenMap("DaemonSetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n63); i++ {
+	var seen102 uint64
+	var unknown103 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "currentNumberScheduled":
+			if seen102&0x1 != 0 {
+				d.DuplicateKey("currentNumberScheduled")
+			}
+			seen102 |= 0x1
 			cborwire.Int(d, &m.CurrentNumberScheduled)
 		case "numberMisscheduled":
+			if seen102&0x2 != 0 {
+				d.DuplicateKey("numberMisscheduled")
+			}
+			seen102 |= 0x2
 			cborwire.Int(d, &m.NumberMisscheduled)
 		case "desiredNumberScheduled":
+			if seen102&0x4 != 0 {
+				d.DuplicateKey("desiredNumberScheduled")
+			}
+			seen102 |= 0x4
 			cborwire.Int(d, &m.DesiredNumberScheduled)
 		case "numberReady":
+			if seen102&0x8 != 0 {
+				d.DuplicateKey("numberReady")
+			}
+			seen102 |= 0x8
 			cborwire.Int(d, &m.NumberReady)
 		case "observedGeneration":
+			if seen102&0x10 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen102 |= 0x10
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "updatedNumberScheduled":
+			if seen102&0x20 != 0 {
+				d.DuplicateKey("updatedNumberScheduled")
+			}
+			seen102 |= 0x20
 			cborwire.Int(d, &m.UpdatedNumberScheduled)
 		case "numberAvailable":
+			if seen102&0x40 != 0 {
+				d.DuplicateKey("numberAvailable")
+			}
+			seen102 |= 0x40
 			cborwire.Int(d, &m.NumberAvailable)
 		case "numberUnavailable":
+			if seen102&0x80 != 0 {
+				d.DuplicateKey("numberUnavailable")
+			}
+			seen102 |= 0x80
 			cborwire.Int(d, &m.NumberUnavailable)
 		case "collisionCount":
-			if k64, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
+			if seen102&0x100 != 0 {
+				d.DuplicateKey("collisionCount")
+			}
+			seen102 |= 0x100
+			if k104, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
 				if d.Null() {
 					m.CollisionCount = nil
 				} else {
@@ -847,31 +1271,35 @@ func (m *DaemonSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
-				cborwire.Keep(d, k64, m.CollisionCount)
+				cborwire.Keep(d, k104, m.CollisionCount)
 			}
 		case "conditions":
-			if k65, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen102&0x200 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen102 |= 0x200
+			if k105, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n67, ok := d.OpenArray("[]DaemonSetCondition"); ok {
-					s66 := m.Conditions[:0]
-					if cap(s66) < n67 {
-						s66 = make([]DaemonSetCondition, 0, cborwire.SliceCap[DaemonSetCondition](d, n67))
+				} else if n107, ok := d.OpenArray("[]DaemonSetCondition"); ok {
+					s106 := m.Conditions[:0]
+					if cap(s106) < n107 {
+						s106 = make([]DaemonSetCondition, 0, cborwire.SliceCap[DaemonSetCondition](d, n107))
 					}
-					at68 := d.Offset()
-					for i := 0; d.NextElem(i, n67); i++ {
-						s66 = cborwire.Grow(d, s66, n67, at68)
-						s66[i].DecodeCBOR(d)
+					at108 := d.Offset()
+					for i := 0; d.NextElem(i, n107); i++ {
+						s106 = cborwire.Grow(d, s106, n107, at108)
+						s106[i].DecodeCBOR(d)
 					}
-					if len(s66) == 0 {
-						s66 = []DaemonSetCondition{}
+					if len(s106) == 0 {
+						s106 = []DaemonSetCondition{}
 					}
-					m.Conditions = s66
+					m.Conditions = s106
 				}
-				cborwire.Keep(d, k65, m.Conditions)
+				cborwire.Keep(d, k105, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown103)
 		}
 	}
 	return d.Err()
@@ -880,24 +1308,46 @@ func (m *DaemonSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n69, ok := d.OpenMap("DaemonSetCondition")
+	n109, ok := d.OpenMap("DaemonSetCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n69); i++ {
+	var seen110 uint64
+	var unknown111 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n109); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen110&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen110 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen110&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen110 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastTransitionTime":
+			if seen110&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen110 |= 0x4
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen110&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen110 |= 0x8
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen110&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen110 |= 0x10
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown111)
 		}
 	}
 	return d.Err()
@@ -906,24 +1356,46 @@ func (m *DaemonSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
-	n70, ok := d.OpenMap("DaemonSet")
+	n112, ok := d.OpenMap("DaemonSet")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n70); i++ {
+	var seen113 uint64
+	var unknown114 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n112); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen113&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen113 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen113&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen113 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen113&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen113 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen113&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen113 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen113&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen113 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown114)
 		}
 	}
 	return d.Err()
@@ -932,41 +1404,59 @@ func (m *DaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DaemonSetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n71, ok := d.OpenMap("DaemonSetList")
+	n115, ok := d.OpenMap("DaemonSetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n71); i++ {
+	var seen116 uint64
+	var unknown117 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n115); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen116&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen116 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen116&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen116 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen116&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen116 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k72, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen116&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen116 |= 0x8
+			if k118, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n74, ok := d.OpenArray("[]DaemonSet"); ok {
-					s73 := m.Items[:0]
-					if cap(s73) < n74 {
-						s73 = make([]DaemonSet, 0, cborwire.SliceCap[DaemonSet](d, n74))
+				} else if n120, ok := d.OpenArray("[]DaemonSet"); ok {
+					s119 := m.Items[:0]
+					if cap(s119) < n120 {
+						s119 = make([]DaemonSet, 0, cborwire.SliceCap[DaemonSet](d, n120))
 					}
-					at75 := d.Offset()
-					for i := 0; d.NextElem(i, n74); i++ {
-						s73 = cborwire.Grow(d, s73, n74, at75)
-						s73[i].DecodeCBOR(d)
+					at121 := d.Offset()
+					for i := 0; d.NextElem(i, n120); i++ {
+						s119 = cborwire.Grow(d, s119, n120, at121)
+						s119[i].DecodeCBOR(d)
 					}
-					if len(s73) == 0 {
-						s73 = []DaemonSet{}
+					if len(s119) == 0 {
+						s119 = []DaemonSet{}
 					}
-					m.Items = s73
+					m.Items = s119
 				}
-				cborwire.Keep(d, k72, m.Items)
+				cborwire.Keep(d, k118, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown117)
 		}
 	}
 	return d.Err()
@@ -975,24 +1465,46 @@ func (m *DaemonSetList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ReplicaSet) DecodeCBOR(d *cborwire.Decoder) error {
-	n76, ok := d.OpenMap("ReplicaSet")
+	n122, ok := d.OpenMap("ReplicaSet")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n76); i++ {
+	var seen123 uint64
+	var unknown124 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n122); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen123&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen123 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen123&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen123 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen123&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen123 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen123&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen123 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen123&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen123 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown124)
 		}
 	}
 	return d.Err()
@@ -1001,41 +1513,59 @@ func (m *ReplicaSet) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ReplicaSetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n77, ok := d.OpenMap("ReplicaSetList")
+	n125, ok := d.OpenMap("ReplicaSetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n77); i++ {
+	var seen126 uint64
+	var unknown127 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n125); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen126&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen126 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen126&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen126 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen126&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen126 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k78, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen126&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen126 |= 0x8
+			if k128, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n80, ok := d.OpenArray("[]ReplicaSet"); ok {
-					s79 := m.Items[:0]
-					if cap(s79) < n80 {
-						s79 = make([]ReplicaSet, 0, cborwire.SliceCap[ReplicaSet](d, n80))
+				} else if n130, ok := d.OpenArray("[]ReplicaSet"); ok {
+					s129 := m.Items[:0]
+					if cap(s129) < n130 {
+						s129 = make([]ReplicaSet, 0, cborwire.SliceCap[ReplicaSet](d, n130))
 					}
-					at81 := d.Offset()
-					for i := 0; d.NextElem(i, n80); i++ {
-						s79 = cborwire.Grow(d, s79, n80, at81)
-						s79[i].DecodeCBOR(d)
+					at131 := d.Offset()
+					for i := 0; d.NextElem(i, n130); i++ {
+						s129 = cborwire.Grow(d, s129, n130, at131)
+						s129[i].DecodeCBOR(d)
 					}
-					if len(s79) == 0 {
-						s79 = []ReplicaSet{}
+					if len(s129) == 0 {
+						s129 = []ReplicaSet{}
 					}
-					m.Items = s79
+					m.Items = s129
 				}
-				cborwire.Keep(d, k78, m.Items)
+				cborwire.Keep(d, k128, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown127)
 		}
 	}
 	return d.Err()
@@ -1044,14 +1574,20 @@ func (m *ReplicaSetList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n82, ok := d.OpenMap("ReplicaSetSpec")
+	n132, ok := d.OpenMap("ReplicaSetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n82); i++ {
+	var seen133 uint64
+	var unknown134 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n132); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k83, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen133&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen133 |= 0x1
+			if k135, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -1060,12 +1596,20 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k83, m.Replicas)
+				cborwire.Keep(d, k135, m.Replicas)
 			}
 		case "minReadySeconds":
+			if seen133&0x2 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen133 |= 0x2
 			cborwire.Int(d, &m.MinReadySeconds)
 		case "selector":
-			if k84, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen133&0x4 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen133 |= 0x4
+			if k136, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -1074,12 +1618,16 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k84, m.Selector)
+				cborwire.Keep(d, k136, m.Selector)
 			}
 		case "template":
+			if seen133&0x8 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen133 |= 0x8
 			m.Template.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown134)
 		}
 	}
 	return d.Err()
@@ -1088,22 +1636,44 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ReplicaSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n85, ok := d.OpenMap("ReplicaSetStatus")
+	n137, ok := d.OpenMap("ReplicaSetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n85); i++ {
+	var seen138 uint64
+	var unknown139 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n137); i++ {
 		switch string(d.Key()) {
 		case "replicas":
+			if seen138&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen138 |= 0x1
 			cborwire.Int(d, &m.Replicas)
 		case "fullyLabeledReplicas":
+			if seen138&0x2 != 0 {
+				d.DuplicateKey("fullyLabeledReplicas")
+			}
+			seen138 |= 0x2
 			cborwire.Int(d, &m.FullyLabeledReplicas)
 		case "readyReplicas":
+			if seen138&0x4 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen138 |= 0x4
 			cborwire.Int(d, &m.ReadyReplicas)
 		case "availableReplicas":
+			if seen138&0x8 != 0 {
+				d.DuplicateKey("availableReplicas")
+			}
+			seen138 |= 0x8
 			cborwire.Int(d, &m.AvailableReplicas)
 		case "terminatingReplicas":
-			if k86, ok := cborwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
+			if seen138&0x10 != 0 {
+				d.DuplicateKey("terminatingReplicas")
+			}
+			seen138 |= 0x10
+			if k140, ok := cborwire.ReusePtr(d, &m.TerminatingReplicas); !ok {
 				if d.Null() {
 					m.TerminatingReplicas = nil
 				} else {
@@ -1112,33 +1682,41 @@ func (m *ReplicaSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.TerminatingReplicas)
 				}
-				cborwire.Keep(d, k86, m.TerminatingReplicas)
+				cborwire.Keep(d, k140, m.TerminatingReplicas)
 			}
 		case "observedGeneration":
+			if seen138&0x20 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen138 |= 0x20
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if k87, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen138&0x40 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen138 |= 0x40
+			if k141, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n89, ok := d.OpenArray("[]ReplicaSetCondition"); ok {
-					s88 := m.Conditions[:0]
-					if cap(s88) < n89 {
-						s88 = make([]ReplicaSetCondition, 0, cborwire.SliceCap[ReplicaSetCondition](d, n89))
+				} else if n143, ok := d.OpenArray("[]ReplicaSetCondition"); ok {
+					s142 := m.Conditions[:0]
+					if cap(s142) < n143 {
+						s142 = make([]ReplicaSetCondition, 0, cborwire.SliceCap[ReplicaSetCondition](d, n143))
 					}
-					at90 := d.Offset()
-					for i := 0; d.NextElem(i, n89); i++ {
-						s88 = cborwire.Grow(d, s88, n89, at90)
-						s88[i].DecodeCBOR(d)
+					at144 := d.Offset()
+					for i := 0; d.NextElem(i, n143); i++ {
+						s142 = cborwire.Grow(d, s142, n143, at144)
+						s142[i].DecodeCBOR(d)
 					}
-					if len(s88) == 0 {
-						s88 = []ReplicaSetCondition{}
+					if len(s142) == 0 {
+						s142 = []ReplicaSetCondition{}
 					}
-					m.Conditions = s88
+					m.Conditions = s142
 				}
-				cborwire.Keep(d, k87, m.Conditions)
+				cborwire.Keep(d, k141, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown139)
 		}
 	}
 	return d.Err()
@@ -1147,24 +1725,46 @@ func (m *ReplicaSetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ReplicaSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n91, ok := d.OpenMap("ReplicaSetCondition")
+	n145, ok := d.OpenMap("ReplicaSetCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n91); i++ {
+	var seen146 uint64
+	var unknown147 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n145); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen146&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen146 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen146&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen146 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastTransitionTime":
+			if seen146&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen146 |= 0x4
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen146&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen146 |= 0x8
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen146&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen146 |= 0x10
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown147)
 		}
 	}
 	return d.Err()
@@ -1173,24 +1773,46 @@ func (m *ReplicaSetCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ControllerRevision) DecodeCBOR(d *cborwire.Decoder) error {
-	n92, ok := d.OpenMap("ControllerRevision")
+	n148, ok := d.OpenMap("ControllerRevision")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n92); i++ {
+	var seen149 uint64
+	var unknown150 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n148); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen149&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen149 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen149&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen149 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen149&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen149 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "data":
+			if seen149&0x8 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen149 |= 0x8
 			cborwire.ViaJSON(d, &m.Data, "RawExtension")
 		case "revision":
+			if seen149&0x10 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen149 |= 0x10
 			cborwire.Int(d, &m.Revision)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown150)
 		}
 	}
 	return d.Err()
@@ -1199,41 +1821,59 @@ func (m *ControllerRevision) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ControllerRevisionList) DecodeCBOR(d *cborwire.Decoder) error {
-	n93, ok := d.OpenMap("ControllerRevisionList")
+	n151, ok := d.OpenMap("ControllerRevisionList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n93); i++ {
+	var seen152 uint64
+	var unknown153 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n151); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen152&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen152 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen152&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen152 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen152&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen152 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k94, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen152&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen152 |= 0x8
+			if k154, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n96, ok := d.OpenArray("[]ControllerRevision"); ok {
-					s95 := m.Items[:0]
-					if cap(s95) < n96 {
-						s95 = make([]ControllerRevision, 0, cborwire.SliceCap[ControllerRevision](d, n96))
+				} else if n156, ok := d.OpenArray("[]ControllerRevision"); ok {
+					s155 := m.Items[:0]
+					if cap(s155) < n156 {
+						s155 = make([]ControllerRevision, 0, cborwire.SliceCap[ControllerRevision](d, n156))
 					}
-					at97 := d.Offset()
-					for i := 0; d.NextElem(i, n96); i++ {
-						s95 = cborwire.Grow(d, s95, n96, at97)
-						s95[i].DecodeCBOR(d)
+					at157 := d.Offset()
+					for i := 0; d.NextElem(i, n156); i++ {
+						s155 = cborwire.Grow(d, s155, n156, at157)
+						s155[i].DecodeCBOR(d)
 					}
-					if len(s95) == 0 {
-						s95 = []ControllerRevision{}
+					if len(s155) == 0 {
+						s155 = []ControllerRevision{}
 					}
-					m.Items = s95
+					m.Items = s155
 				}
-				cborwire.Keep(d, k94, m.Items)
+				cborwire.Keep(d, k154, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown153)
 		}
 	}
 	return d.Err()

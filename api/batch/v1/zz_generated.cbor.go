@@ -16,20 +16,42 @@ func (m *Job) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -38,41 +60,59 @@ func (m *Job) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *JobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("JobList")
+	n4, ok := d.OpenMap("JobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen5 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen5 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k3, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen5 |= 0x8
+			if k7, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n5, ok := d.OpenArray("[]Job"); ok {
-					s4 := m.Items[:0]
-					if cap(s4) < n5 {
-						s4 = make([]Job, 0, cborwire.SliceCap[Job](d, n5))
+				} else if n9, ok := d.OpenArray("[]Job"); ok {
+					s8 := m.Items[:0]
+					if cap(s8) < n9 {
+						s8 = make([]Job, 0, cborwire.SliceCap[Job](d, n9))
 					}
-					at6 := d.Offset()
-					for i := 0; d.NextElem(i, n5); i++ {
-						s4 = cborwire.Grow(d, s4, n5, at6)
-						s4[i].DecodeCBOR(d)
+					at10 := d.Offset()
+					for i := 0; d.NextElem(i, n9); i++ {
+						s8 = cborwire.Grow(d, s8, n9, at10)
+						s8[i].DecodeCBOR(d)
 					}
-					if len(s4) == 0 {
-						s4 = []Job{}
+					if len(s8) == 0 {
+						s8 = []Job{}
 					}
-					m.Items = s4
+					m.Items = s8
 				}
-				cborwire.Keep(d, k3, m.Items)
+				cborwire.Keep(d, k7, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -81,14 +121,20 @@ func (m *JobList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodFailurePolicyOnExitCodesRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("PodFailurePolicyOnExitCodesRequirement")
+	n11, ok := d.OpenMap("PodFailurePolicyOnExitCodesRequirement")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "containerName":
-			if k8, ok := cborwire.ReusePtr(d, &m.ContainerName); !ok {
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("containerName")
+			}
+			seen12 |= 0x1
+			if k14, ok := cborwire.ReusePtr(d, &m.ContainerName); !ok {
 				if d.Null() {
 					m.ContainerName = nil
 				} else {
@@ -97,33 +143,41 @@ func (m *PodFailurePolicyOnExitCodesRequirement) DecodeCBOR(d *cborwire.Decoder)
 					}
 					cborwire.String(d, m.ContainerName)
 				}
-				cborwire.Keep(d, k8, m.ContainerName)
+				cborwire.Keep(d, k14, m.ContainerName)
 			}
 		case "operator":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen12 |= 0x2
 			cborwire.String(d, &m.Operator)
 		case "values":
-			if k9, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen12 |= 0x4
+			if k15, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n11, ok := d.OpenArray("[]int32"); ok {
-					s10 := m.Values[:0]
-					if cap(s10) < n11 {
-						s10 = make([]int32, 0, cborwire.SliceCap[int32](d, n11))
+				} else if n17, ok := d.OpenArray("[]int32"); ok {
+					s16 := m.Values[:0]
+					if cap(s16) < n17 {
+						s16 = make([]int32, 0, cborwire.SliceCap[int32](d, n17))
 					}
-					at12 := d.Offset()
-					for i := 0; d.NextElem(i, n11); i++ {
-						s10 = cborwire.Grow(d, s10, n11, at12)
-						cborwire.Int(d, &s10[i])
+					at18 := d.Offset()
+					for i := 0; d.NextElem(i, n17); i++ {
+						s16 = cborwire.Grow(d, s16, n17, at18)
+						cborwire.Int(d, &s16[i])
 					}
-					if len(s10) == 0 {
-						s10 = []int32{}
+					if len(s16) == 0 {
+						s16 = []int32{}
 					}
-					m.Values = s10
+					m.Values = s16
 				}
-				cborwire.Keep(d, k9, m.Values)
+				cborwire.Keep(d, k15, m.Values)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -132,18 +186,28 @@ func (m *PodFailurePolicyOnExitCodesRequirement) DecodeCBOR(d *cborwire.Decoder)
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodFailurePolicyOnPodConditionsPattern) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("PodFailurePolicyOnPodConditionsPattern")
+	n19, ok := d.OpenMap("PodFailurePolicyOnPodConditionsPattern")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen20 uint64
+	var unknown21 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n19); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen20&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen20 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen20&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen20 |= 0x2
 			cborwire.String(d, &m.Status)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown21)
 		}
 	}
 	return d.Err()
@@ -152,16 +216,26 @@ func (m *PodFailurePolicyOnPodConditionsPattern) DecodeCBOR(d *cborwire.Decoder)
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
-	n14, ok := d.OpenMap("PodFailurePolicyRule")
+	n22, ok := d.OpenMap("PodFailurePolicyRule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n14); i++ {
+	var seen23 uint64
+	var unknown24 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n22); i++ {
 		switch string(d.Key()) {
 		case "action":
+			if seen23&0x1 != 0 {
+				d.DuplicateKey("action")
+			}
+			seen23 |= 0x1
 			cborwire.String(d, &m.Action)
 		case "onExitCodes":
-			if k15, ok := cborwire.ReusePtr(d, &m.OnExitCodes); !ok {
+			if seen23&0x2 != 0 {
+				d.DuplicateKey("onExitCodes")
+			}
+			seen23 |= 0x2
+			if k25, ok := cborwire.ReusePtr(d, &m.OnExitCodes); !ok {
 				if d.Null() {
 					m.OnExitCodes = nil
 				} else {
@@ -170,31 +244,35 @@ func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.OnExitCodes).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k15, m.OnExitCodes)
+				cborwire.Keep(d, k25, m.OnExitCodes)
 			}
 		case "onPodConditions":
-			if k16, ok := cborwire.ReuseSlice(d, &m.OnPodConditions); !ok {
+			if seen23&0x4 != 0 {
+				d.DuplicateKey("onPodConditions")
+			}
+			seen23 |= 0x4
+			if k26, ok := cborwire.ReuseSlice(d, &m.OnPodConditions); !ok {
 				if d.Null() {
 					m.OnPodConditions = nil
-				} else if n18, ok := d.OpenArray("[]PodFailurePolicyOnPodConditionsPattern"); ok {
-					s17 := m.OnPodConditions[:0]
-					if cap(s17) < n18 {
-						s17 = make([]PodFailurePolicyOnPodConditionsPattern, 0, cborwire.SliceCap[PodFailurePolicyOnPodConditionsPattern](d, n18))
+				} else if n28, ok := d.OpenArray("[]PodFailurePolicyOnPodConditionsPattern"); ok {
+					s27 := m.OnPodConditions[:0]
+					if cap(s27) < n28 {
+						s27 = make([]PodFailurePolicyOnPodConditionsPattern, 0, cborwire.SliceCap[PodFailurePolicyOnPodConditionsPattern](d, n28))
 					}
-					at19 := d.Offset()
-					for i := 0; d.NextElem(i, n18); i++ {
-						s17 = cborwire.Grow(d, s17, n18, at19)
-						s17[i].DecodeCBOR(d)
+					at29 := d.Offset()
+					for i := 0; d.NextElem(i, n28); i++ {
+						s27 = cborwire.Grow(d, s27, n28, at29)
+						s27[i].DecodeCBOR(d)
 					}
-					if len(s17) == 0 {
-						s17 = []PodFailurePolicyOnPodConditionsPattern{}
+					if len(s27) == 0 {
+						s27 = []PodFailurePolicyOnPodConditionsPattern{}
 					}
-					m.OnPodConditions = s17
+					m.OnPodConditions = s27
 				}
-				cborwire.Keep(d, k16, m.OnPodConditions)
+				cborwire.Keep(d, k26, m.OnPodConditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown24)
 		}
 	}
 	return d.Err()
@@ -203,35 +281,41 @@ func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodFailurePolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n20, ok := d.OpenMap("PodFailurePolicy")
+	n30, ok := d.OpenMap("PodFailurePolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n20); i++ {
+	var seen31 uint64
+	var unknown32 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n30); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if k21, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
+			if seen31&0x1 != 0 {
+				d.DuplicateKey("rules")
+			}
+			seen31 |= 0x1
+			if k33, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
 				if d.Null() {
 					m.Rules = nil
-				} else if n23, ok := d.OpenArray("[]PodFailurePolicyRule"); ok {
-					s22 := m.Rules[:0]
-					if cap(s22) < n23 {
-						s22 = make([]PodFailurePolicyRule, 0, cborwire.SliceCap[PodFailurePolicyRule](d, n23))
+				} else if n35, ok := d.OpenArray("[]PodFailurePolicyRule"); ok {
+					s34 := m.Rules[:0]
+					if cap(s34) < n35 {
+						s34 = make([]PodFailurePolicyRule, 0, cborwire.SliceCap[PodFailurePolicyRule](d, n35))
 					}
-					at24 := d.Offset()
-					for i := 0; d.NextElem(i, n23); i++ {
-						s22 = cborwire.Grow(d, s22, n23, at24)
-						s22[i].DecodeCBOR(d)
+					at36 := d.Offset()
+					for i := 0; d.NextElem(i, n35); i++ {
+						s34 = cborwire.Grow(d, s34, n35, at36)
+						s34[i].DecodeCBOR(d)
 					}
-					if len(s22) == 0 {
-						s22 = []PodFailurePolicyRule{}
+					if len(s34) == 0 {
+						s34 = []PodFailurePolicyRule{}
 					}
-					m.Rules = s22
+					m.Rules = s34
 				}
-				cborwire.Keep(d, k21, m.Rules)
+				cborwire.Keep(d, k33, m.Rules)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown32)
 		}
 	}
 	return d.Err()
@@ -240,35 +324,41 @@ func (m *PodFailurePolicy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SuccessPolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("SuccessPolicy")
+	n37, ok := d.OpenMap("SuccessPolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n25); i++ {
+	var seen38 uint64
+	var unknown39 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n37); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if k26, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
+			if seen38&0x1 != 0 {
+				d.DuplicateKey("rules")
+			}
+			seen38 |= 0x1
+			if k40, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
 				if d.Null() {
 					m.Rules = nil
-				} else if n28, ok := d.OpenArray("[]SuccessPolicyRule"); ok {
-					s27 := m.Rules[:0]
-					if cap(s27) < n28 {
-						s27 = make([]SuccessPolicyRule, 0, cborwire.SliceCap[SuccessPolicyRule](d, n28))
+				} else if n42, ok := d.OpenArray("[]SuccessPolicyRule"); ok {
+					s41 := m.Rules[:0]
+					if cap(s41) < n42 {
+						s41 = make([]SuccessPolicyRule, 0, cborwire.SliceCap[SuccessPolicyRule](d, n42))
 					}
-					at29 := d.Offset()
-					for i := 0; d.NextElem(i, n28); i++ {
-						s27 = cborwire.Grow(d, s27, n28, at29)
-						s27[i].DecodeCBOR(d)
+					at43 := d.Offset()
+					for i := 0; d.NextElem(i, n42); i++ {
+						s41 = cborwire.Grow(d, s41, n42, at43)
+						s41[i].DecodeCBOR(d)
 					}
-					if len(s27) == 0 {
-						s27 = []SuccessPolicyRule{}
+					if len(s41) == 0 {
+						s41 = []SuccessPolicyRule{}
 					}
-					m.Rules = s27
+					m.Rules = s41
 				}
-				cborwire.Keep(d, k26, m.Rules)
+				cborwire.Keep(d, k40, m.Rules)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown39)
 		}
 	}
 	return d.Err()
@@ -277,14 +367,20 @@ func (m *SuccessPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
-	n30, ok := d.OpenMap("SuccessPolicyRule")
+	n44, ok := d.OpenMap("SuccessPolicyRule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n30); i++ {
+	var seen45 uint64
+	var unknown46 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n44); i++ {
 		switch string(d.Key()) {
 		case "succeededIndexes":
-			if k31, ok := cborwire.ReusePtr(d, &m.SucceededIndexes); !ok {
+			if seen45&0x1 != 0 {
+				d.DuplicateKey("succeededIndexes")
+			}
+			seen45 |= 0x1
+			if k47, ok := cborwire.ReusePtr(d, &m.SucceededIndexes); !ok {
 				if d.Null() {
 					m.SucceededIndexes = nil
 				} else {
@@ -293,10 +389,14 @@ func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SucceededIndexes)
 				}
-				cborwire.Keep(d, k31, m.SucceededIndexes)
+				cborwire.Keep(d, k47, m.SucceededIndexes)
 			}
 		case "succeededCount":
-			if k32, ok := cborwire.ReusePtr(d, &m.SucceededCount); !ok {
+			if seen45&0x2 != 0 {
+				d.DuplicateKey("succeededCount")
+			}
+			seen45 |= 0x2
+			if k48, ok := cborwire.ReusePtr(d, &m.SucceededCount); !ok {
 				if d.Null() {
 					m.SucceededCount = nil
 				} else {
@@ -305,10 +405,10 @@ func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SucceededCount)
 				}
-				cborwire.Keep(d, k32, m.SucceededCount)
+				cborwire.Keep(d, k48, m.SucceededCount)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown46)
 		}
 	}
 	return d.Err()
@@ -317,14 +417,20 @@ func (m *SuccessPolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n33, ok := d.OpenMap("JobSpec")
+	n49, ok := d.OpenMap("JobSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n33); i++ {
+	var seen50 uint64
+	var unknown51 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n49); i++ {
 		switch string(d.Key()) {
 		case "parallelism":
-			if k34, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+			if seen50&0x1 != 0 {
+				d.DuplicateKey("parallelism")
+			}
+			seen50 |= 0x1
+			if k52, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
 				if d.Null() {
 					m.Parallelism = nil
 				} else {
@@ -333,10 +439,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
-				cborwire.Keep(d, k34, m.Parallelism)
+				cborwire.Keep(d, k52, m.Parallelism)
 			}
 		case "completions":
-			if k35, ok := cborwire.ReusePtr(d, &m.Completions); !ok {
+			if seen50&0x2 != 0 {
+				d.DuplicateKey("completions")
+			}
+			seen50 |= 0x2
+			if k53, ok := cborwire.ReusePtr(d, &m.Completions); !ok {
 				if d.Null() {
 					m.Completions = nil
 				} else {
@@ -345,10 +455,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Completions)
 				}
-				cborwire.Keep(d, k35, m.Completions)
+				cborwire.Keep(d, k53, m.Completions)
 			}
 		case "activeDeadlineSeconds":
-			if k36, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if seen50&0x4 != 0 {
+				d.DuplicateKey("activeDeadlineSeconds")
+			}
+			seen50 |= 0x4
+			if k54, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -357,10 +471,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				cborwire.Keep(d, k36, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k54, m.ActiveDeadlineSeconds)
 			}
 		case "podFailurePolicy":
-			if k37, ok := cborwire.ReusePtr(d, &m.PodFailurePolicy); !ok {
+			if seen50&0x8 != 0 {
+				d.DuplicateKey("podFailurePolicy")
+			}
+			seen50 |= 0x8
+			if k55, ok := cborwire.ReusePtr(d, &m.PodFailurePolicy); !ok {
 				if d.Null() {
 					m.PodFailurePolicy = nil
 				} else {
@@ -369,10 +487,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodFailurePolicy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k37, m.PodFailurePolicy)
+				cborwire.Keep(d, k55, m.PodFailurePolicy)
 			}
 		case "successPolicy":
-			if k38, ok := cborwire.ReusePtr(d, &m.SuccessPolicy); !ok {
+			if seen50&0x10 != 0 {
+				d.DuplicateKey("successPolicy")
+			}
+			seen50 |= 0x10
+			if k56, ok := cborwire.ReusePtr(d, &m.SuccessPolicy); !ok {
 				if d.Null() {
 					m.SuccessPolicy = nil
 				} else {
@@ -381,10 +503,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SuccessPolicy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k38, m.SuccessPolicy)
+				cborwire.Keep(d, k56, m.SuccessPolicy)
 			}
 		case "backoffLimit":
-			if k39, ok := cborwire.ReusePtr(d, &m.BackoffLimit); !ok {
+			if seen50&0x20 != 0 {
+				d.DuplicateKey("backoffLimit")
+			}
+			seen50 |= 0x20
+			if k57, ok := cborwire.ReusePtr(d, &m.BackoffLimit); !ok {
 				if d.Null() {
 					m.BackoffLimit = nil
 				} else {
@@ -393,10 +519,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.BackoffLimit)
 				}
-				cborwire.Keep(d, k39, m.BackoffLimit)
+				cborwire.Keep(d, k57, m.BackoffLimit)
 			}
 		case "backoffLimitPerIndex":
-			if k40, ok := cborwire.ReusePtr(d, &m.BackoffLimitPerIndex); !ok {
+			if seen50&0x40 != 0 {
+				d.DuplicateKey("backoffLimitPerIndex")
+			}
+			seen50 |= 0x40
+			if k58, ok := cborwire.ReusePtr(d, &m.BackoffLimitPerIndex); !ok {
 				if d.Null() {
 					m.BackoffLimitPerIndex = nil
 				} else {
@@ -405,10 +535,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.BackoffLimitPerIndex)
 				}
-				cborwire.Keep(d, k40, m.BackoffLimitPerIndex)
+				cborwire.Keep(d, k58, m.BackoffLimitPerIndex)
 			}
 		case "maxFailedIndexes":
-			if k41, ok := cborwire.ReusePtr(d, &m.MaxFailedIndexes); !ok {
+			if seen50&0x80 != 0 {
+				d.DuplicateKey("maxFailedIndexes")
+			}
+			seen50 |= 0x80
+			if k59, ok := cborwire.ReusePtr(d, &m.MaxFailedIndexes); !ok {
 				if d.Null() {
 					m.MaxFailedIndexes = nil
 				} else {
@@ -417,10 +551,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.MaxFailedIndexes)
 				}
-				cborwire.Keep(d, k41, m.MaxFailedIndexes)
+				cborwire.Keep(d, k59, m.MaxFailedIndexes)
 			}
 		case "selector":
-			if k42, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen50&0x100 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen50 |= 0x100
+			if k60, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -429,10 +567,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k42, m.Selector)
+				cborwire.Keep(d, k60, m.Selector)
 			}
 		case "manualSelector":
-			if k43, ok := cborwire.ReusePtr(d, &m.ManualSelector); !ok {
+			if seen50&0x200 != 0 {
+				d.DuplicateKey("manualSelector")
+			}
+			seen50 |= 0x200
+			if k61, ok := cborwire.ReusePtr(d, &m.ManualSelector); !ok {
 				if d.Null() {
 					m.ManualSelector = nil
 				} else {
@@ -441,12 +583,20 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ManualSelector)
 				}
-				cborwire.Keep(d, k43, m.ManualSelector)
+				cborwire.Keep(d, k61, m.ManualSelector)
 			}
 		case "template":
+			if seen50&0x400 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen50 |= 0x400
 			m.Template.DecodeCBOR(d)
 		case "ttlSecondsAfterFinished":
-			if k44, ok := cborwire.ReusePtr(d, &m.TTLSecondsAfterFinished); !ok {
+			if seen50&0x800 != 0 {
+				d.DuplicateKey("ttlSecondsAfterFinished")
+			}
+			seen50 |= 0x800
+			if k62, ok := cborwire.ReusePtr(d, &m.TTLSecondsAfterFinished); !ok {
 				if d.Null() {
 					m.TTLSecondsAfterFinished = nil
 				} else {
@@ -455,10 +605,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.TTLSecondsAfterFinished)
 				}
-				cborwire.Keep(d, k44, m.TTLSecondsAfterFinished)
+				cborwire.Keep(d, k62, m.TTLSecondsAfterFinished)
 			}
 		case "completionMode":
-			if k45, ok := cborwire.ReusePtr(d, &m.CompletionMode); !ok {
+			if seen50&0x1000 != 0 {
+				d.DuplicateKey("completionMode")
+			}
+			seen50 |= 0x1000
+			if k63, ok := cborwire.ReusePtr(d, &m.CompletionMode); !ok {
 				if d.Null() {
 					m.CompletionMode = nil
 				} else {
@@ -467,10 +621,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CompletionMode)
 				}
-				cborwire.Keep(d, k45, m.CompletionMode)
+				cborwire.Keep(d, k63, m.CompletionMode)
 			}
 		case "suspend":
-			if k46, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
+			if seen50&0x2000 != 0 {
+				d.DuplicateKey("suspend")
+			}
+			seen50 |= 0x2000
+			if k64, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
 				if d.Null() {
 					m.Suspend = nil
 				} else {
@@ -479,10 +637,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
-				cborwire.Keep(d, k46, m.Suspend)
+				cborwire.Keep(d, k64, m.Suspend)
 			}
 		case "podReplacementPolicy":
-			if k47, ok := cborwire.ReusePtr(d, &m.PodReplacementPolicy); !ok {
+			if seen50&0x4000 != 0 {
+				d.DuplicateKey("podReplacementPolicy")
+			}
+			seen50 |= 0x4000
+			if k65, ok := cborwire.ReusePtr(d, &m.PodReplacementPolicy); !ok {
 				if d.Null() {
 					m.PodReplacementPolicy = nil
 				} else {
@@ -491,10 +653,14 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PodReplacementPolicy)
 				}
-				cborwire.Keep(d, k47, m.PodReplacementPolicy)
+				cborwire.Keep(d, k65, m.PodReplacementPolicy)
 			}
 		case "managedBy":
-			if k48, ok := cborwire.ReusePtr(d, &m.ManagedBy); !ok {
+			if seen50&0x8000 != 0 {
+				d.DuplicateKey("managedBy")
+			}
+			seen50 |= 0x8000
+			if k66, ok := cborwire.ReusePtr(d, &m.ManagedBy); !ok {
 				if d.Null() {
 					m.ManagedBy = nil
 				} else {
@@ -503,10 +669,10 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ManagedBy)
 				}
-				cborwire.Keep(d, k48, m.ManagedBy)
+				cborwire.Keep(d, k66, m.ManagedBy)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown51)
 		}
 	}
 	return d.Err()
@@ -515,35 +681,45 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n49, ok := d.OpenMap("JobStatus")
+	n67, ok := d.OpenMap("JobStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n49); i++ {
+	var seen68 uint64
+	var unknown69 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n67); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k50, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen68&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen68 |= 0x1
+			if k70, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n52, ok := d.OpenArray("[]JobCondition"); ok {
-					s51 := m.Conditions[:0]
-					if cap(s51) < n52 {
-						s51 = make([]JobCondition, 0, cborwire.SliceCap[JobCondition](d, n52))
+				} else if n72, ok := d.OpenArray("[]JobCondition"); ok {
+					s71 := m.Conditions[:0]
+					if cap(s71) < n72 {
+						s71 = make([]JobCondition, 0, cborwire.SliceCap[JobCondition](d, n72))
 					}
-					at53 := d.Offset()
-					for i := 0; d.NextElem(i, n52); i++ {
-						s51 = cborwire.Grow(d, s51, n52, at53)
-						s51[i].DecodeCBOR(d)
+					at73 := d.Offset()
+					for i := 0; d.NextElem(i, n72); i++ {
+						s71 = cborwire.Grow(d, s71, n72, at73)
+						s71[i].DecodeCBOR(d)
 					}
-					if len(s51) == 0 {
-						s51 = []JobCondition{}
+					if len(s71) == 0 {
+						s71 = []JobCondition{}
 					}
-					m.Conditions = s51
+					m.Conditions = s71
 				}
-				cborwire.Keep(d, k50, m.Conditions)
+				cborwire.Keep(d, k70, m.Conditions)
 			}
 		case "startTime":
-			if k54, ok := cborwire.ReusePtr(d, &m.StartTime); !ok {
+			if seen68&0x2 != 0 {
+				d.DuplicateKey("startTime")
+			}
+			seen68 |= 0x2
+			if k74, ok := cborwire.ReusePtr(d, &m.StartTime); !ok {
 				if d.Null() {
 					m.StartTime = nil
 				} else {
@@ -552,10 +728,14 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.StartTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k54, m.StartTime)
+				cborwire.Keep(d, k74, m.StartTime)
 			}
 		case "completionTime":
-			if k55, ok := cborwire.ReusePtr(d, &m.CompletionTime); !ok {
+			if seen68&0x4 != 0 {
+				d.DuplicateKey("completionTime")
+			}
+			seen68 |= 0x4
+			if k75, ok := cborwire.ReusePtr(d, &m.CompletionTime); !ok {
 				if d.Null() {
 					m.CompletionTime = nil
 				} else {
@@ -564,16 +744,32 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CompletionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k55, m.CompletionTime)
+				cborwire.Keep(d, k75, m.CompletionTime)
 			}
 		case "active":
+			if seen68&0x8 != 0 {
+				d.DuplicateKey("active")
+			}
+			seen68 |= 0x8
 			cborwire.Int(d, &m.Active)
 		case "succeeded":
+			if seen68&0x10 != 0 {
+				d.DuplicateKey("succeeded")
+			}
+			seen68 |= 0x10
 			cborwire.Int(d, &m.Succeeded)
 		case "failed":
+			if seen68&0x20 != 0 {
+				d.DuplicateKey("failed")
+			}
+			seen68 |= 0x20
 			cborwire.Int(d, &m.Failed)
 		case "terminating":
-			if k56, ok := cborwire.ReusePtr(d, &m.Terminating); !ok {
+			if seen68&0x40 != 0 {
+				d.DuplicateKey("terminating")
+			}
+			seen68 |= 0x40
+			if k76, ok := cborwire.ReusePtr(d, &m.Terminating); !ok {
 				if d.Null() {
 					m.Terminating = nil
 				} else {
@@ -582,12 +778,20 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Terminating)
 				}
-				cborwire.Keep(d, k56, m.Terminating)
+				cborwire.Keep(d, k76, m.Terminating)
 			}
 		case "completedIndexes":
+			if seen68&0x80 != 0 {
+				d.DuplicateKey("completedIndexes")
+			}
+			seen68 |= 0x80
 			cborwire.String(d, &m.CompletedIndexes)
 		case "failedIndexes":
-			if k57, ok := cborwire.ReusePtr(d, &m.FailedIndexes); !ok {
+			if seen68&0x100 != 0 {
+				d.DuplicateKey("failedIndexes")
+			}
+			seen68 |= 0x100
+			if k77, ok := cborwire.ReusePtr(d, &m.FailedIndexes); !ok {
 				if d.Null() {
 					m.FailedIndexes = nil
 				} else {
@@ -596,10 +800,14 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FailedIndexes)
 				}
-				cborwire.Keep(d, k57, m.FailedIndexes)
+				cborwire.Keep(d, k77, m.FailedIndexes)
 			}
 		case "uncountedTerminatedPods":
-			if k58, ok := cborwire.ReusePtr(d, &m.UncountedTerminatedPods); !ok {
+			if seen68&0x200 != 0 {
+				d.DuplicateKey("uncountedTerminatedPods")
+			}
+			seen68 |= 0x200
+			if k78, ok := cborwire.ReusePtr(d, &m.UncountedTerminatedPods); !ok {
 				if d.Null() {
 					m.UncountedTerminatedPods = nil
 				} else {
@@ -608,10 +816,14 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.UncountedTerminatedPods).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k58, m.UncountedTerminatedPods)
+				cborwire.Keep(d, k78, m.UncountedTerminatedPods)
 			}
 		case "ready":
-			if k59, ok := cborwire.ReusePtr(d, &m.Ready); !ok {
+			if seen68&0x400 != 0 {
+				d.DuplicateKey("ready")
+			}
+			seen68 |= 0x400
+			if k79, ok := cborwire.ReusePtr(d, &m.Ready); !ok {
 				if d.Null() {
 					m.Ready = nil
 				} else {
@@ -620,10 +832,10 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Ready)
 				}
-				cborwire.Keep(d, k59, m.Ready)
+				cborwire.Keep(d, k79, m.Ready)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown69)
 		}
 	}
 	return d.Err()
@@ -632,56 +844,66 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *UncountedTerminatedPods) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("UncountedTerminatedPods")
+	n80, ok := d.OpenMap("UncountedTerminatedPods")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n60); i++ {
+	var seen81 uint64
+	var unknown82 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n80); i++ {
 		switch string(d.Key()) {
 		case "succeeded":
-			if k61, ok := cborwire.ReuseSlice(d, &m.Succeeded); !ok {
+			if seen81&0x1 != 0 {
+				d.DuplicateKey("succeeded")
+			}
+			seen81 |= 0x1
+			if k83, ok := cborwire.ReuseSlice(d, &m.Succeeded); !ok {
 				if d.Null() {
 					m.Succeeded = nil
-				} else if n63, ok := d.OpenArray("[]types.UID"); ok {
-					s62 := m.Succeeded[:0]
-					if cap(s62) < n63 {
-						s62 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n63))
+				} else if n85, ok := d.OpenArray("[]types.UID"); ok {
+					s84 := m.Succeeded[:0]
+					if cap(s84) < n85 {
+						s84 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n85))
 					}
-					at64 := d.Offset()
-					for i := 0; d.NextElem(i, n63); i++ {
-						s62 = cborwire.Grow(d, s62, n63, at64)
-						cborwire.String(d, &s62[i])
+					at86 := d.Offset()
+					for i := 0; d.NextElem(i, n85); i++ {
+						s84 = cborwire.Grow(d, s84, n85, at86)
+						cborwire.String(d, &s84[i])
 					}
-					if len(s62) == 0 {
-						s62 = []types.UID{}
+					if len(s84) == 0 {
+						s84 = []types.UID{}
 					}
-					m.Succeeded = s62
+					m.Succeeded = s84
 				}
-				cborwire.Keep(d, k61, m.Succeeded)
+				cborwire.Keep(d, k83, m.Succeeded)
 			}
 		case "failed":
-			if k65, ok := cborwire.ReuseSlice(d, &m.Failed); !ok {
+			if seen81&0x2 != 0 {
+				d.DuplicateKey("failed")
+			}
+			seen81 |= 0x2
+			if k87, ok := cborwire.ReuseSlice(d, &m.Failed); !ok {
 				if d.Null() {
 					m.Failed = nil
-				} else if n67, ok := d.OpenArray("[]types.UID"); ok {
-					s66 := m.Failed[:0]
-					if cap(s66) < n67 {
-						s66 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n67))
+				} else if n89, ok := d.OpenArray("[]types.UID"); ok {
+					s88 := m.Failed[:0]
+					if cap(s88) < n89 {
+						s88 = make([]types.UID, 0, cborwire.SliceCap[types.UID](d, n89))
 					}
-					at68 := d.Offset()
-					for i := 0; d.NextElem(i, n67); i++ {
-						s66 = cborwire.Grow(d, s66, n67, at68)
-						cborwire.String(d, &s66[i])
+					at90 := d.Offset()
+					for i := 0; d.NextElem(i, n89); i++ {
+						s88 = cborwire.Grow(d, s88, n89, at90)
+						cborwire.String(d, &s88[i])
 					}
-					if len(s66) == 0 {
-						s66 = []types.UID{}
+					if len(s88) == 0 {
+						s88 = []types.UID{}
 					}
-					m.Failed = s66
+					m.Failed = s88
 				}
-				cborwire.Keep(d, k65, m.Failed)
+				cborwire.Keep(d, k87, m.Failed)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown82)
 		}
 	}
 	return d.Err()
@@ -690,26 +912,52 @@ func (m *UncountedTerminatedPods) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *JobCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n69, ok := d.OpenMap("JobCondition")
+	n91, ok := d.OpenMap("JobCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n69); i++ {
+	var seen92 uint64
+	var unknown93 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n91); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen92&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen92 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen92&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen92 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastProbeTime":
+			if seen92&0x4 != 0 {
+				d.DuplicateKey("lastProbeTime")
+			}
+			seen92 |= 0x4
 			m.LastProbeTime.DecodeCBOR(d)
 		case "lastTransitionTime":
+			if seen92&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen92 |= 0x8
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen92&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen92 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen92&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen92 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown93)
 		}
 	}
 	return d.Err()
@@ -718,18 +966,28 @@ func (m *JobCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *JobTemplateSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n70, ok := d.OpenMap("JobTemplateSpec")
+	n94, ok := d.OpenMap("JobTemplateSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n70); i++ {
+	var seen95 uint64
+	var unknown96 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n94); i++ {
 		switch string(d.Key()) {
 		case "metadata":
+			if seen95&0x1 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen95 |= 0x1
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen95&0x2 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen95 |= 0x2
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown96)
 		}
 	}
 	return d.Err()
@@ -738,24 +996,46 @@ func (m *JobTemplateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
-	n71, ok := d.OpenMap("CronJob")
+	n97, ok := d.OpenMap("CronJob")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n71); i++ {
+	var seen98 uint64
+	var unknown99 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n97); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen98&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen98 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen98&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen98 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen98&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen98 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen98&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen98 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen98&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen98 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown99)
 		}
 	}
 	return d.Err()
@@ -764,41 +1044,59 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n72, ok := d.OpenMap("CronJobList")
+	n100, ok := d.OpenMap("CronJobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n72); i++ {
+	var seen101 uint64
+	var unknown102 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n100); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen101&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen101 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen101&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen101 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen101&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen101 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k73, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen101&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen101 |= 0x8
+			if k103, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n75, ok := d.OpenArray("[]CronJob"); ok {
-					s74 := m.Items[:0]
-					if cap(s74) < n75 {
-						s74 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n75))
+				} else if n105, ok := d.OpenArray("[]CronJob"); ok {
+					s104 := m.Items[:0]
+					if cap(s104) < n105 {
+						s104 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n105))
 					}
-					at76 := d.Offset()
-					for i := 0; d.NextElem(i, n75); i++ {
-						s74 = cborwire.Grow(d, s74, n75, at76)
-						s74[i].DecodeCBOR(d)
+					at106 := d.Offset()
+					for i := 0; d.NextElem(i, n105); i++ {
+						s104 = cborwire.Grow(d, s104, n105, at106)
+						s104[i].DecodeCBOR(d)
 					}
-					if len(s74) == 0 {
-						s74 = []CronJob{}
+					if len(s104) == 0 {
+						s104 = []CronJob{}
 					}
-					m.Items = s74
+					m.Items = s104
 				}
-				cborwire.Keep(d, k73, m.Items)
+				cborwire.Keep(d, k103, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown102)
 		}
 	}
 	return d.Err()
@@ -807,16 +1105,26 @@ func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n77, ok := d.OpenMap("CronJobSpec")
+	n107, ok := d.OpenMap("CronJobSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n77); i++ {
+	var seen108 uint64
+	var unknown109 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n107); i++ {
 		switch string(d.Key()) {
 		case "schedule":
+			if seen108&0x1 != 0 {
+				d.DuplicateKey("schedule")
+			}
+			seen108 |= 0x1
 			cborwire.String(d, &m.Schedule)
 		case "timeZone":
-			if k78, ok := cborwire.ReusePtr(d, &m.TimeZone); !ok {
+			if seen108&0x2 != 0 {
+				d.DuplicateKey("timeZone")
+			}
+			seen108 |= 0x2
+			if k110, ok := cborwire.ReusePtr(d, &m.TimeZone); !ok {
 				if d.Null() {
 					m.TimeZone = nil
 				} else {
@@ -825,10 +1133,14 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.TimeZone)
 				}
-				cborwire.Keep(d, k78, m.TimeZone)
+				cborwire.Keep(d, k110, m.TimeZone)
 			}
 		case "startingDeadlineSeconds":
-			if k79, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+			if seen108&0x4 != 0 {
+				d.DuplicateKey("startingDeadlineSeconds")
+			}
+			seen108 |= 0x4
+			if k111, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
 				if d.Null() {
 					m.StartingDeadlineSeconds = nil
 				} else {
@@ -837,12 +1149,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
-				cborwire.Keep(d, k79, m.StartingDeadlineSeconds)
+				cborwire.Keep(d, k111, m.StartingDeadlineSeconds)
 			}
 		case "concurrencyPolicy":
+			if seen108&0x8 != 0 {
+				d.DuplicateKey("concurrencyPolicy")
+			}
+			seen108 |= 0x8
 			cborwire.String(d, &m.ConcurrencyPolicy)
 		case "suspend":
-			if k80, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
+			if seen108&0x10 != 0 {
+				d.DuplicateKey("suspend")
+			}
+			seen108 |= 0x10
+			if k112, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
 				if d.Null() {
 					m.Suspend = nil
 				} else {
@@ -851,12 +1171,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
-				cborwire.Keep(d, k80, m.Suspend)
+				cborwire.Keep(d, k112, m.Suspend)
 			}
 		case "jobTemplate":
+			if seen108&0x20 != 0 {
+				d.DuplicateKey("jobTemplate")
+			}
+			seen108 |= 0x20
 			m.JobTemplate.DecodeCBOR(d)
 		case "successfulJobsHistoryLimit":
-			if k81, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+			if seen108&0x40 != 0 {
+				d.DuplicateKey("successfulJobsHistoryLimit")
+			}
+			seen108 |= 0x40
+			if k113, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
@@ -865,10 +1193,14 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k81, m.SuccessfulJobsHistoryLimit)
+				cborwire.Keep(d, k113, m.SuccessfulJobsHistoryLimit)
 			}
 		case "failedJobsHistoryLimit":
-			if k82, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+			if seen108&0x80 != 0 {
+				d.DuplicateKey("failedJobsHistoryLimit")
+			}
+			seen108 |= 0x80
+			if k114, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.FailedJobsHistoryLimit = nil
 				} else {
@@ -877,10 +1209,10 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k82, m.FailedJobsHistoryLimit)
+				cborwire.Keep(d, k114, m.FailedJobsHistoryLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown109)
 		}
 	}
 	return d.Err()
@@ -889,35 +1221,45 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("CronJobStatus")
+	n115, ok := d.OpenMap("CronJobStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n83); i++ {
+	var seen116 uint64
+	var unknown117 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n115); i++ {
 		switch string(d.Key()) {
 		case "active":
-			if k84, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
+			if seen116&0x1 != 0 {
+				d.DuplicateKey("active")
+			}
+			seen116 |= 0x1
+			if k118, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
 				if d.Null() {
 					m.Active = nil
-				} else if n86, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
-					s85 := m.Active[:0]
-					if cap(s85) < n86 {
-						s85 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n86))
+				} else if n120, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
+					s119 := m.Active[:0]
+					if cap(s119) < n120 {
+						s119 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n120))
 					}
-					at87 := d.Offset()
-					for i := 0; d.NextElem(i, n86); i++ {
-						s85 = cborwire.Grow(d, s85, n86, at87)
-						s85[i].DecodeCBOR(d)
+					at121 := d.Offset()
+					for i := 0; d.NextElem(i, n120); i++ {
+						s119 = cborwire.Grow(d, s119, n120, at121)
+						s119[i].DecodeCBOR(d)
 					}
-					if len(s85) == 0 {
-						s85 = []corev1.ObjectReference{}
+					if len(s119) == 0 {
+						s119 = []corev1.ObjectReference{}
 					}
-					m.Active = s85
+					m.Active = s119
 				}
-				cborwire.Keep(d, k84, m.Active)
+				cborwire.Keep(d, k118, m.Active)
 			}
 		case "lastScheduleTime":
-			if k88, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+			if seen116&0x2 != 0 {
+				d.DuplicateKey("lastScheduleTime")
+			}
+			seen116 |= 0x2
+			if k122, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
 				if d.Null() {
 					m.LastScheduleTime = nil
 				} else {
@@ -926,10 +1268,14 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k88, m.LastScheduleTime)
+				cborwire.Keep(d, k122, m.LastScheduleTime)
 			}
 		case "lastSuccessfulTime":
-			if k89, ok := cborwire.ReusePtr(d, &m.LastSuccessfulTime); !ok {
+			if seen116&0x4 != 0 {
+				d.DuplicateKey("lastSuccessfulTime")
+			}
+			seen116 |= 0x4
+			if k123, ok := cborwire.ReusePtr(d, &m.LastSuccessfulTime); !ok {
 				if d.Null() {
 					m.LastSuccessfulTime = nil
 				} else {
@@ -938,10 +1284,10 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastSuccessfulTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k89, m.LastSuccessfulTime)
+				cborwire.Keep(d, k123, m.LastSuccessfulTime)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown117)
 		}
 	}
 	return d.Err()

@@ -17,12 +17,22 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "hostPath":
-			if k2, ok := cborwire.ReusePtr(d, &m.VolumeSource.HostPath); !ok {
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("hostPath")
+			}
+			seen2 |= 0x2
+			if k4, ok := cborwire.ReusePtr(d, &m.VolumeSource.HostPath); !ok {
 				if d.Null() {
 					m.VolumeSource.HostPath = nil
 				} else {
@@ -31,10 +41,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.HostPath).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k2, m.VolumeSource.HostPath)
+				cborwire.Keep(d, k4, m.VolumeSource.HostPath)
 			}
 		case "emptyDir":
-			if k3, ok := cborwire.ReusePtr(d, &m.VolumeSource.EmptyDir); !ok {
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("emptyDir")
+			}
+			seen2 |= 0x4
+			if k5, ok := cborwire.ReusePtr(d, &m.VolumeSource.EmptyDir); !ok {
 				if d.Null() {
 					m.VolumeSource.EmptyDir = nil
 				} else {
@@ -43,10 +57,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.EmptyDir).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k3, m.VolumeSource.EmptyDir)
+				cborwire.Keep(d, k5, m.VolumeSource.EmptyDir)
 			}
 		case "gcePersistentDisk":
-			if k4, ok := cborwire.ReusePtr(d, &m.VolumeSource.GCEPersistentDisk); !ok {
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("gcePersistentDisk")
+			}
+			seen2 |= 0x8
+			if k6, ok := cborwire.ReusePtr(d, &m.VolumeSource.GCEPersistentDisk); !ok {
 				if d.Null() {
 					m.VolumeSource.GCEPersistentDisk = nil
 				} else {
@@ -55,10 +73,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k4, m.VolumeSource.GCEPersistentDisk)
+				cborwire.Keep(d, k6, m.VolumeSource.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if k5, ok := cborwire.ReusePtr(d, &m.VolumeSource.AWSElasticBlockStore); !ok {
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("awsElasticBlockStore")
+			}
+			seen2 |= 0x10
+			if k7, ok := cborwire.ReusePtr(d, &m.VolumeSource.AWSElasticBlockStore); !ok {
 				if d.Null() {
 					m.VolumeSource.AWSElasticBlockStore = nil
 				} else {
@@ -67,10 +89,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k5, m.VolumeSource.AWSElasticBlockStore)
+				cborwire.Keep(d, k7, m.VolumeSource.AWSElasticBlockStore)
 			}
 		case "gitRepo":
-			if k6, ok := cborwire.ReusePtr(d, &m.VolumeSource.GitRepo); !ok {
+			if seen2&0x20 != 0 {
+				d.DuplicateKey("gitRepo")
+			}
+			seen2 |= 0x20
+			if k8, ok := cborwire.ReusePtr(d, &m.VolumeSource.GitRepo); !ok {
 				if d.Null() {
 					m.VolumeSource.GitRepo = nil
 				} else {
@@ -79,10 +105,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.GitRepo).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k6, m.VolumeSource.GitRepo)
+				cborwire.Keep(d, k8, m.VolumeSource.GitRepo)
 			}
 		case "secret":
-			if k7, ok := cborwire.ReusePtr(d, &m.VolumeSource.Secret); !ok {
+			if seen2&0x40 != 0 {
+				d.DuplicateKey("secret")
+			}
+			seen2 |= 0x40
+			if k9, ok := cborwire.ReusePtr(d, &m.VolumeSource.Secret); !ok {
 				if d.Null() {
 					m.VolumeSource.Secret = nil
 				} else {
@@ -91,10 +121,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Secret).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k7, m.VolumeSource.Secret)
+				cborwire.Keep(d, k9, m.VolumeSource.Secret)
 			}
 		case "nfs":
-			if k8, ok := cborwire.ReusePtr(d, &m.VolumeSource.NFS); !ok {
+			if seen2&0x80 != 0 {
+				d.DuplicateKey("nfs")
+			}
+			seen2 |= 0x80
+			if k10, ok := cborwire.ReusePtr(d, &m.VolumeSource.NFS); !ok {
 				if d.Null() {
 					m.VolumeSource.NFS = nil
 				} else {
@@ -103,10 +137,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.NFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k8, m.VolumeSource.NFS)
+				cborwire.Keep(d, k10, m.VolumeSource.NFS)
 			}
 		case "iscsi":
-			if k9, ok := cborwire.ReusePtr(d, &m.VolumeSource.ISCSI); !ok {
+			if seen2&0x100 != 0 {
+				d.DuplicateKey("iscsi")
+			}
+			seen2 |= 0x100
+			if k11, ok := cborwire.ReusePtr(d, &m.VolumeSource.ISCSI); !ok {
 				if d.Null() {
 					m.VolumeSource.ISCSI = nil
 				} else {
@@ -115,10 +153,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.ISCSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k9, m.VolumeSource.ISCSI)
+				cborwire.Keep(d, k11, m.VolumeSource.ISCSI)
 			}
 		case "glusterfs":
-			if k10, ok := cborwire.ReusePtr(d, &m.VolumeSource.Glusterfs); !ok {
+			if seen2&0x200 != 0 {
+				d.DuplicateKey("glusterfs")
+			}
+			seen2 |= 0x200
+			if k12, ok := cborwire.ReusePtr(d, &m.VolumeSource.Glusterfs); !ok {
 				if d.Null() {
 					m.VolumeSource.Glusterfs = nil
 				} else {
@@ -127,10 +169,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Glusterfs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k10, m.VolumeSource.Glusterfs)
+				cborwire.Keep(d, k12, m.VolumeSource.Glusterfs)
 			}
 		case "persistentVolumeClaim":
-			if k11, ok := cborwire.ReusePtr(d, &m.VolumeSource.PersistentVolumeClaim); !ok {
+			if seen2&0x400 != 0 {
+				d.DuplicateKey("persistentVolumeClaim")
+			}
+			seen2 |= 0x400
+			if k13, ok := cborwire.ReusePtr(d, &m.VolumeSource.PersistentVolumeClaim); !ok {
 				if d.Null() {
 					m.VolumeSource.PersistentVolumeClaim = nil
 				} else {
@@ -139,10 +185,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.PersistentVolumeClaim).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.VolumeSource.PersistentVolumeClaim)
+				cborwire.Keep(d, k13, m.VolumeSource.PersistentVolumeClaim)
 			}
 		case "rbd":
-			if k12, ok := cborwire.ReusePtr(d, &m.VolumeSource.RBD); !ok {
+			if seen2&0x800 != 0 {
+				d.DuplicateKey("rbd")
+			}
+			seen2 |= 0x800
+			if k14, ok := cborwire.ReusePtr(d, &m.VolumeSource.RBD); !ok {
 				if d.Null() {
 					m.VolumeSource.RBD = nil
 				} else {
@@ -151,10 +201,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.RBD).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k12, m.VolumeSource.RBD)
+				cborwire.Keep(d, k14, m.VolumeSource.RBD)
 			}
 		case "flexVolume":
-			if k13, ok := cborwire.ReusePtr(d, &m.VolumeSource.FlexVolume); !ok {
+			if seen2&0x1000 != 0 {
+				d.DuplicateKey("flexVolume")
+			}
+			seen2 |= 0x1000
+			if k15, ok := cborwire.ReusePtr(d, &m.VolumeSource.FlexVolume); !ok {
 				if d.Null() {
 					m.VolumeSource.FlexVolume = nil
 				} else {
@@ -163,10 +217,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.FlexVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k13, m.VolumeSource.FlexVolume)
+				cborwire.Keep(d, k15, m.VolumeSource.FlexVolume)
 			}
 		case "cinder":
-			if k14, ok := cborwire.ReusePtr(d, &m.VolumeSource.Cinder); !ok {
+			if seen2&0x2000 != 0 {
+				d.DuplicateKey("cinder")
+			}
+			seen2 |= 0x2000
+			if k16, ok := cborwire.ReusePtr(d, &m.VolumeSource.Cinder); !ok {
 				if d.Null() {
 					m.VolumeSource.Cinder = nil
 				} else {
@@ -175,10 +233,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Cinder).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k14, m.VolumeSource.Cinder)
+				cborwire.Keep(d, k16, m.VolumeSource.Cinder)
 			}
 		case "cephfs":
-			if k15, ok := cborwire.ReusePtr(d, &m.VolumeSource.CephFS); !ok {
+			if seen2&0x4000 != 0 {
+				d.DuplicateKey("cephfs")
+			}
+			seen2 |= 0x4000
+			if k17, ok := cborwire.ReusePtr(d, &m.VolumeSource.CephFS); !ok {
 				if d.Null() {
 					m.VolumeSource.CephFS = nil
 				} else {
@@ -187,10 +249,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.CephFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k15, m.VolumeSource.CephFS)
+				cborwire.Keep(d, k17, m.VolumeSource.CephFS)
 			}
 		case "flocker":
-			if k16, ok := cborwire.ReusePtr(d, &m.VolumeSource.Flocker); !ok {
+			if seen2&0x8000 != 0 {
+				d.DuplicateKey("flocker")
+			}
+			seen2 |= 0x8000
+			if k18, ok := cborwire.ReusePtr(d, &m.VolumeSource.Flocker); !ok {
 				if d.Null() {
 					m.VolumeSource.Flocker = nil
 				} else {
@@ -199,10 +265,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Flocker).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k16, m.VolumeSource.Flocker)
+				cborwire.Keep(d, k18, m.VolumeSource.Flocker)
 			}
 		case "downwardAPI":
-			if k17, ok := cborwire.ReusePtr(d, &m.VolumeSource.DownwardAPI); !ok {
+			if seen2&0x10000 != 0 {
+				d.DuplicateKey("downwardAPI")
+			}
+			seen2 |= 0x10000
+			if k19, ok := cborwire.ReusePtr(d, &m.VolumeSource.DownwardAPI); !ok {
 				if d.Null() {
 					m.VolumeSource.DownwardAPI = nil
 				} else {
@@ -211,10 +281,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.DownwardAPI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k17, m.VolumeSource.DownwardAPI)
+				cborwire.Keep(d, k19, m.VolumeSource.DownwardAPI)
 			}
 		case "fc":
-			if k18, ok := cborwire.ReusePtr(d, &m.VolumeSource.FC); !ok {
+			if seen2&0x20000 != 0 {
+				d.DuplicateKey("fc")
+			}
+			seen2 |= 0x20000
+			if k20, ok := cborwire.ReusePtr(d, &m.VolumeSource.FC); !ok {
 				if d.Null() {
 					m.VolumeSource.FC = nil
 				} else {
@@ -223,10 +297,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.FC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k18, m.VolumeSource.FC)
+				cborwire.Keep(d, k20, m.VolumeSource.FC)
 			}
 		case "azureFile":
-			if k19, ok := cborwire.ReusePtr(d, &m.VolumeSource.AzureFile); !ok {
+			if seen2&0x40000 != 0 {
+				d.DuplicateKey("azureFile")
+			}
+			seen2 |= 0x40000
+			if k21, ok := cborwire.ReusePtr(d, &m.VolumeSource.AzureFile); !ok {
 				if d.Null() {
 					m.VolumeSource.AzureFile = nil
 				} else {
@@ -235,10 +313,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.AzureFile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k19, m.VolumeSource.AzureFile)
+				cborwire.Keep(d, k21, m.VolumeSource.AzureFile)
 			}
 		case "configMap":
-			if k20, ok := cborwire.ReusePtr(d, &m.VolumeSource.ConfigMap); !ok {
+			if seen2&0x80000 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen2 |= 0x80000
+			if k22, ok := cborwire.ReusePtr(d, &m.VolumeSource.ConfigMap); !ok {
 				if d.Null() {
 					m.VolumeSource.ConfigMap = nil
 				} else {
@@ -247,10 +329,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.ConfigMap).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k20, m.VolumeSource.ConfigMap)
+				cborwire.Keep(d, k22, m.VolumeSource.ConfigMap)
 			}
 		case "vsphereVolume":
-			if k21, ok := cborwire.ReusePtr(d, &m.VolumeSource.VsphereVolume); !ok {
+			if seen2&0x100000 != 0 {
+				d.DuplicateKey("vsphereVolume")
+			}
+			seen2 |= 0x100000
+			if k23, ok := cborwire.ReusePtr(d, &m.VolumeSource.VsphereVolume); !ok {
 				if d.Null() {
 					m.VolumeSource.VsphereVolume = nil
 				} else {
@@ -259,10 +345,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k21, m.VolumeSource.VsphereVolume)
+				cborwire.Keep(d, k23, m.VolumeSource.VsphereVolume)
 			}
 		case "quobyte":
-			if k22, ok := cborwire.ReusePtr(d, &m.VolumeSource.Quobyte); !ok {
+			if seen2&0x200000 != 0 {
+				d.DuplicateKey("quobyte")
+			}
+			seen2 |= 0x200000
+			if k24, ok := cborwire.ReusePtr(d, &m.VolumeSource.Quobyte); !ok {
 				if d.Null() {
 					m.VolumeSource.Quobyte = nil
 				} else {
@@ -271,10 +361,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Quobyte).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k22, m.VolumeSource.Quobyte)
+				cborwire.Keep(d, k24, m.VolumeSource.Quobyte)
 			}
 		case "azureDisk":
-			if k23, ok := cborwire.ReusePtr(d, &m.VolumeSource.AzureDisk); !ok {
+			if seen2&0x400000 != 0 {
+				d.DuplicateKey("azureDisk")
+			}
+			seen2 |= 0x400000
+			if k25, ok := cborwire.ReusePtr(d, &m.VolumeSource.AzureDisk); !ok {
 				if d.Null() {
 					m.VolumeSource.AzureDisk = nil
 				} else {
@@ -283,10 +377,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.AzureDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k23, m.VolumeSource.AzureDisk)
+				cborwire.Keep(d, k25, m.VolumeSource.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if k24, ok := cborwire.ReusePtr(d, &m.VolumeSource.PhotonPersistentDisk); !ok {
+			if seen2&0x800000 != 0 {
+				d.DuplicateKey("photonPersistentDisk")
+			}
+			seen2 |= 0x800000
+			if k26, ok := cborwire.ReusePtr(d, &m.VolumeSource.PhotonPersistentDisk); !ok {
 				if d.Null() {
 					m.VolumeSource.PhotonPersistentDisk = nil
 				} else {
@@ -295,10 +393,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k24, m.VolumeSource.PhotonPersistentDisk)
+				cborwire.Keep(d, k26, m.VolumeSource.PhotonPersistentDisk)
 			}
 		case "projected":
-			if k25, ok := cborwire.ReusePtr(d, &m.VolumeSource.Projected); !ok {
+			if seen2&0x1000000 != 0 {
+				d.DuplicateKey("projected")
+			}
+			seen2 |= 0x1000000
+			if k27, ok := cborwire.ReusePtr(d, &m.VolumeSource.Projected); !ok {
 				if d.Null() {
 					m.VolumeSource.Projected = nil
 				} else {
@@ -307,10 +409,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Projected).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k25, m.VolumeSource.Projected)
+				cborwire.Keep(d, k27, m.VolumeSource.Projected)
 			}
 		case "portworxVolume":
-			if k26, ok := cborwire.ReusePtr(d, &m.VolumeSource.PortworxVolume); !ok {
+			if seen2&0x2000000 != 0 {
+				d.DuplicateKey("portworxVolume")
+			}
+			seen2 |= 0x2000000
+			if k28, ok := cborwire.ReusePtr(d, &m.VolumeSource.PortworxVolume); !ok {
 				if d.Null() {
 					m.VolumeSource.PortworxVolume = nil
 				} else {
@@ -319,10 +425,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k26, m.VolumeSource.PortworxVolume)
+				cborwire.Keep(d, k28, m.VolumeSource.PortworxVolume)
 			}
 		case "scaleIO":
-			if k27, ok := cborwire.ReusePtr(d, &m.VolumeSource.ScaleIO); !ok {
+			if seen2&0x4000000 != 0 {
+				d.DuplicateKey("scaleIO")
+			}
+			seen2 |= 0x4000000
+			if k29, ok := cborwire.ReusePtr(d, &m.VolumeSource.ScaleIO); !ok {
 				if d.Null() {
 					m.VolumeSource.ScaleIO = nil
 				} else {
@@ -331,10 +441,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.ScaleIO).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.VolumeSource.ScaleIO)
+				cborwire.Keep(d, k29, m.VolumeSource.ScaleIO)
 			}
 		case "storageos":
-			if k28, ok := cborwire.ReusePtr(d, &m.VolumeSource.StorageOS); !ok {
+			if seen2&0x8000000 != 0 {
+				d.DuplicateKey("storageos")
+			}
+			seen2 |= 0x8000000
+			if k30, ok := cborwire.ReusePtr(d, &m.VolumeSource.StorageOS); !ok {
 				if d.Null() {
 					m.VolumeSource.StorageOS = nil
 				} else {
@@ -343,10 +457,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.StorageOS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k28, m.VolumeSource.StorageOS)
+				cborwire.Keep(d, k30, m.VolumeSource.StorageOS)
 			}
 		case "csi":
-			if k29, ok := cborwire.ReusePtr(d, &m.VolumeSource.CSI); !ok {
+			if seen2&0x10000000 != 0 {
+				d.DuplicateKey("csi")
+			}
+			seen2 |= 0x10000000
+			if k31, ok := cborwire.ReusePtr(d, &m.VolumeSource.CSI); !ok {
 				if d.Null() {
 					m.VolumeSource.CSI = nil
 				} else {
@@ -355,10 +473,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.CSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k29, m.VolumeSource.CSI)
+				cborwire.Keep(d, k31, m.VolumeSource.CSI)
 			}
 		case "ephemeral":
-			if k30, ok := cborwire.ReusePtr(d, &m.VolumeSource.Ephemeral); !ok {
+			if seen2&0x20000000 != 0 {
+				d.DuplicateKey("ephemeral")
+			}
+			seen2 |= 0x20000000
+			if k32, ok := cborwire.ReusePtr(d, &m.VolumeSource.Ephemeral); !ok {
 				if d.Null() {
 					m.VolumeSource.Ephemeral = nil
 				} else {
@@ -367,10 +489,14 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Ephemeral).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k30, m.VolumeSource.Ephemeral)
+				cborwire.Keep(d, k32, m.VolumeSource.Ephemeral)
 			}
 		case "image":
-			if k31, ok := cborwire.ReusePtr(d, &m.VolumeSource.Image); !ok {
+			if seen2&0x40000000 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen2 |= 0x40000000
+			if k33, ok := cborwire.ReusePtr(d, &m.VolumeSource.Image); !ok {
 				if d.Null() {
 					m.VolumeSource.Image = nil
 				} else {
@@ -379,10 +505,10 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VolumeSource.Image).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k31, m.VolumeSource.Image)
+				cborwire.Keep(d, k33, m.VolumeSource.Image)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -391,14 +517,20 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("VolumeSource")
+	n34, ok := d.OpenMap("VolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n32); i++ {
+	var seen35 uint64
+	var unknown36 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n34); i++ {
 		switch string(d.Key()) {
 		case "hostPath":
-			if k33, ok := cborwire.ReusePtr(d, &m.HostPath); !ok {
+			if seen35&0x1 != 0 {
+				d.DuplicateKey("hostPath")
+			}
+			seen35 |= 0x1
+			if k37, ok := cborwire.ReusePtr(d, &m.HostPath); !ok {
 				if d.Null() {
 					m.HostPath = nil
 				} else {
@@ -407,10 +539,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k33, m.HostPath)
+				cborwire.Keep(d, k37, m.HostPath)
 			}
 		case "emptyDir":
-			if k34, ok := cborwire.ReusePtr(d, &m.EmptyDir); !ok {
+			if seen35&0x2 != 0 {
+				d.DuplicateKey("emptyDir")
+			}
+			seen35 |= 0x2
+			if k38, ok := cborwire.ReusePtr(d, &m.EmptyDir); !ok {
 				if d.Null() {
 					m.EmptyDir = nil
 				} else {
@@ -419,10 +555,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.EmptyDir).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k34, m.EmptyDir)
+				cborwire.Keep(d, k38, m.EmptyDir)
 			}
 		case "gcePersistentDisk":
-			if k35, ok := cborwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
+			if seen35&0x4 != 0 {
+				d.DuplicateKey("gcePersistentDisk")
+			}
+			seen35 |= 0x4
+			if k39, ok := cborwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
 				if d.Null() {
 					m.GCEPersistentDisk = nil
 				} else {
@@ -431,10 +571,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k35, m.GCEPersistentDisk)
+				cborwire.Keep(d, k39, m.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if k36, ok := cborwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
+			if seen35&0x8 != 0 {
+				d.DuplicateKey("awsElasticBlockStore")
+			}
+			seen35 |= 0x8
+			if k40, ok := cborwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
 				if d.Null() {
 					m.AWSElasticBlockStore = nil
 				} else {
@@ -443,10 +587,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k36, m.AWSElasticBlockStore)
+				cborwire.Keep(d, k40, m.AWSElasticBlockStore)
 			}
 		case "gitRepo":
-			if k37, ok := cborwire.ReusePtr(d, &m.GitRepo); !ok {
+			if seen35&0x10 != 0 {
+				d.DuplicateKey("gitRepo")
+			}
+			seen35 |= 0x10
+			if k41, ok := cborwire.ReusePtr(d, &m.GitRepo); !ok {
 				if d.Null() {
 					m.GitRepo = nil
 				} else {
@@ -455,10 +603,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.GitRepo).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k37, m.GitRepo)
+				cborwire.Keep(d, k41, m.GitRepo)
 			}
 		case "secret":
-			if k38, ok := cborwire.ReusePtr(d, &m.Secret); !ok {
+			if seen35&0x20 != 0 {
+				d.DuplicateKey("secret")
+			}
+			seen35 |= 0x20
+			if k42, ok := cborwire.ReusePtr(d, &m.Secret); !ok {
 				if d.Null() {
 					m.Secret = nil
 				} else {
@@ -467,10 +619,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Secret).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k38, m.Secret)
+				cborwire.Keep(d, k42, m.Secret)
 			}
 		case "nfs":
-			if k39, ok := cborwire.ReusePtr(d, &m.NFS); !ok {
+			if seen35&0x40 != 0 {
+				d.DuplicateKey("nfs")
+			}
+			seen35 |= 0x40
+			if k43, ok := cborwire.ReusePtr(d, &m.NFS); !ok {
 				if d.Null() {
 					m.NFS = nil
 				} else {
@@ -479,10 +635,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k39, m.NFS)
+				cborwire.Keep(d, k43, m.NFS)
 			}
 		case "iscsi":
-			if k40, ok := cborwire.ReusePtr(d, &m.ISCSI); !ok {
+			if seen35&0x80 != 0 {
+				d.DuplicateKey("iscsi")
+			}
+			seen35 |= 0x80
+			if k44, ok := cborwire.ReusePtr(d, &m.ISCSI); !ok {
 				if d.Null() {
 					m.ISCSI = nil
 				} else {
@@ -491,10 +651,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k40, m.ISCSI)
+				cborwire.Keep(d, k44, m.ISCSI)
 			}
 		case "glusterfs":
-			if k41, ok := cborwire.ReusePtr(d, &m.Glusterfs); !ok {
+			if seen35&0x100 != 0 {
+				d.DuplicateKey("glusterfs")
+			}
+			seen35 |= 0x100
+			if k45, ok := cborwire.ReusePtr(d, &m.Glusterfs); !ok {
 				if d.Null() {
 					m.Glusterfs = nil
 				} else {
@@ -503,10 +667,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k41, m.Glusterfs)
+				cborwire.Keep(d, k45, m.Glusterfs)
 			}
 		case "persistentVolumeClaim":
-			if k42, ok := cborwire.ReusePtr(d, &m.PersistentVolumeClaim); !ok {
+			if seen35&0x200 != 0 {
+				d.DuplicateKey("persistentVolumeClaim")
+			}
+			seen35 |= 0x200
+			if k46, ok := cborwire.ReusePtr(d, &m.PersistentVolumeClaim); !ok {
 				if d.Null() {
 					m.PersistentVolumeClaim = nil
 				} else {
@@ -515,10 +683,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeClaim).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k42, m.PersistentVolumeClaim)
+				cborwire.Keep(d, k46, m.PersistentVolumeClaim)
 			}
 		case "rbd":
-			if k43, ok := cborwire.ReusePtr(d, &m.RBD); !ok {
+			if seen35&0x400 != 0 {
+				d.DuplicateKey("rbd")
+			}
+			seen35 |= 0x400
+			if k47, ok := cborwire.ReusePtr(d, &m.RBD); !ok {
 				if d.Null() {
 					m.RBD = nil
 				} else {
@@ -527,10 +699,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k43, m.RBD)
+				cborwire.Keep(d, k47, m.RBD)
 			}
 		case "flexVolume":
-			if k44, ok := cborwire.ReusePtr(d, &m.FlexVolume); !ok {
+			if seen35&0x800 != 0 {
+				d.DuplicateKey("flexVolume")
+			}
+			seen35 |= 0x800
+			if k48, ok := cborwire.ReusePtr(d, &m.FlexVolume); !ok {
 				if d.Null() {
 					m.FlexVolume = nil
 				} else {
@@ -539,10 +715,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k44, m.FlexVolume)
+				cborwire.Keep(d, k48, m.FlexVolume)
 			}
 		case "cinder":
-			if k45, ok := cborwire.ReusePtr(d, &m.Cinder); !ok {
+			if seen35&0x1000 != 0 {
+				d.DuplicateKey("cinder")
+			}
+			seen35 |= 0x1000
+			if k49, ok := cborwire.ReusePtr(d, &m.Cinder); !ok {
 				if d.Null() {
 					m.Cinder = nil
 				} else {
@@ -551,10 +731,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k45, m.Cinder)
+				cborwire.Keep(d, k49, m.Cinder)
 			}
 		case "cephfs":
-			if k46, ok := cborwire.ReusePtr(d, &m.CephFS); !ok {
+			if seen35&0x2000 != 0 {
+				d.DuplicateKey("cephfs")
+			}
+			seen35 |= 0x2000
+			if k50, ok := cborwire.ReusePtr(d, &m.CephFS); !ok {
 				if d.Null() {
 					m.CephFS = nil
 				} else {
@@ -563,10 +747,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k46, m.CephFS)
+				cborwire.Keep(d, k50, m.CephFS)
 			}
 		case "flocker":
-			if k47, ok := cborwire.ReusePtr(d, &m.Flocker); !ok {
+			if seen35&0x4000 != 0 {
+				d.DuplicateKey("flocker")
+			}
+			seen35 |= 0x4000
+			if k51, ok := cborwire.ReusePtr(d, &m.Flocker); !ok {
 				if d.Null() {
 					m.Flocker = nil
 				} else {
@@ -575,10 +763,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k47, m.Flocker)
+				cborwire.Keep(d, k51, m.Flocker)
 			}
 		case "downwardAPI":
-			if k48, ok := cborwire.ReusePtr(d, &m.DownwardAPI); !ok {
+			if seen35&0x8000 != 0 {
+				d.DuplicateKey("downwardAPI")
+			}
+			seen35 |= 0x8000
+			if k52, ok := cborwire.ReusePtr(d, &m.DownwardAPI); !ok {
 				if d.Null() {
 					m.DownwardAPI = nil
 				} else {
@@ -587,10 +779,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DownwardAPI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k48, m.DownwardAPI)
+				cborwire.Keep(d, k52, m.DownwardAPI)
 			}
 		case "fc":
-			if k49, ok := cborwire.ReusePtr(d, &m.FC); !ok {
+			if seen35&0x10000 != 0 {
+				d.DuplicateKey("fc")
+			}
+			seen35 |= 0x10000
+			if k53, ok := cborwire.ReusePtr(d, &m.FC); !ok {
 				if d.Null() {
 					m.FC = nil
 				} else {
@@ -599,10 +795,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k49, m.FC)
+				cborwire.Keep(d, k53, m.FC)
 			}
 		case "azureFile":
-			if k50, ok := cborwire.ReusePtr(d, &m.AzureFile); !ok {
+			if seen35&0x20000 != 0 {
+				d.DuplicateKey("azureFile")
+			}
+			seen35 |= 0x20000
+			if k54, ok := cborwire.ReusePtr(d, &m.AzureFile); !ok {
 				if d.Null() {
 					m.AzureFile = nil
 				} else {
@@ -611,10 +811,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k50, m.AzureFile)
+				cborwire.Keep(d, k54, m.AzureFile)
 			}
 		case "configMap":
-			if k51, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
+			if seen35&0x40000 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen35 |= 0x40000
+			if k55, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
 				if d.Null() {
 					m.ConfigMap = nil
 				} else {
@@ -623,10 +827,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k51, m.ConfigMap)
+				cborwire.Keep(d, k55, m.ConfigMap)
 			}
 		case "vsphereVolume":
-			if k52, ok := cborwire.ReusePtr(d, &m.VsphereVolume); !ok {
+			if seen35&0x80000 != 0 {
+				d.DuplicateKey("vsphereVolume")
+			}
+			seen35 |= 0x80000
+			if k56, ok := cborwire.ReusePtr(d, &m.VsphereVolume); !ok {
 				if d.Null() {
 					m.VsphereVolume = nil
 				} else {
@@ -635,10 +843,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k52, m.VsphereVolume)
+				cborwire.Keep(d, k56, m.VsphereVolume)
 			}
 		case "quobyte":
-			if k53, ok := cborwire.ReusePtr(d, &m.Quobyte); !ok {
+			if seen35&0x100000 != 0 {
+				d.DuplicateKey("quobyte")
+			}
+			seen35 |= 0x100000
+			if k57, ok := cborwire.ReusePtr(d, &m.Quobyte); !ok {
 				if d.Null() {
 					m.Quobyte = nil
 				} else {
@@ -647,10 +859,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k53, m.Quobyte)
+				cborwire.Keep(d, k57, m.Quobyte)
 			}
 		case "azureDisk":
-			if k54, ok := cborwire.ReusePtr(d, &m.AzureDisk); !ok {
+			if seen35&0x200000 != 0 {
+				d.DuplicateKey("azureDisk")
+			}
+			seen35 |= 0x200000
+			if k58, ok := cborwire.ReusePtr(d, &m.AzureDisk); !ok {
 				if d.Null() {
 					m.AzureDisk = nil
 				} else {
@@ -659,10 +875,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k54, m.AzureDisk)
+				cborwire.Keep(d, k58, m.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if k55, ok := cborwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
+			if seen35&0x400000 != 0 {
+				d.DuplicateKey("photonPersistentDisk")
+			}
+			seen35 |= 0x400000
+			if k59, ok := cborwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
 				if d.Null() {
 					m.PhotonPersistentDisk = nil
 				} else {
@@ -671,10 +891,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k55, m.PhotonPersistentDisk)
+				cborwire.Keep(d, k59, m.PhotonPersistentDisk)
 			}
 		case "projected":
-			if k56, ok := cborwire.ReusePtr(d, &m.Projected); !ok {
+			if seen35&0x800000 != 0 {
+				d.DuplicateKey("projected")
+			}
+			seen35 |= 0x800000
+			if k60, ok := cborwire.ReusePtr(d, &m.Projected); !ok {
 				if d.Null() {
 					m.Projected = nil
 				} else {
@@ -683,10 +907,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Projected).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k56, m.Projected)
+				cborwire.Keep(d, k60, m.Projected)
 			}
 		case "portworxVolume":
-			if k57, ok := cborwire.ReusePtr(d, &m.PortworxVolume); !ok {
+			if seen35&0x1000000 != 0 {
+				d.DuplicateKey("portworxVolume")
+			}
+			seen35 |= 0x1000000
+			if k61, ok := cborwire.ReusePtr(d, &m.PortworxVolume); !ok {
 				if d.Null() {
 					m.PortworxVolume = nil
 				} else {
@@ -695,10 +923,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k57, m.PortworxVolume)
+				cborwire.Keep(d, k61, m.PortworxVolume)
 			}
 		case "scaleIO":
-			if k58, ok := cborwire.ReusePtr(d, &m.ScaleIO); !ok {
+			if seen35&0x2000000 != 0 {
+				d.DuplicateKey("scaleIO")
+			}
+			seen35 |= 0x2000000
+			if k62, ok := cborwire.ReusePtr(d, &m.ScaleIO); !ok {
 				if d.Null() {
 					m.ScaleIO = nil
 				} else {
@@ -707,10 +939,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k58, m.ScaleIO)
+				cborwire.Keep(d, k62, m.ScaleIO)
 			}
 		case "storageos":
-			if k59, ok := cborwire.ReusePtr(d, &m.StorageOS); !ok {
+			if seen35&0x4000000 != 0 {
+				d.DuplicateKey("storageos")
+			}
+			seen35 |= 0x4000000
+			if k63, ok := cborwire.ReusePtr(d, &m.StorageOS); !ok {
 				if d.Null() {
 					m.StorageOS = nil
 				} else {
@@ -719,10 +955,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k59, m.StorageOS)
+				cborwire.Keep(d, k63, m.StorageOS)
 			}
 		case "csi":
-			if k60, ok := cborwire.ReusePtr(d, &m.CSI); !ok {
+			if seen35&0x8000000 != 0 {
+				d.DuplicateKey("csi")
+			}
+			seen35 |= 0x8000000
+			if k64, ok := cborwire.ReusePtr(d, &m.CSI); !ok {
 				if d.Null() {
 					m.CSI = nil
 				} else {
@@ -731,10 +971,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k60, m.CSI)
+				cborwire.Keep(d, k64, m.CSI)
 			}
 		case "ephemeral":
-			if k61, ok := cborwire.ReusePtr(d, &m.Ephemeral); !ok {
+			if seen35&0x10000000 != 0 {
+				d.DuplicateKey("ephemeral")
+			}
+			seen35 |= 0x10000000
+			if k65, ok := cborwire.ReusePtr(d, &m.Ephemeral); !ok {
 				if d.Null() {
 					m.Ephemeral = nil
 				} else {
@@ -743,10 +987,14 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Ephemeral).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k61, m.Ephemeral)
+				cborwire.Keep(d, k65, m.Ephemeral)
 			}
 		case "image":
-			if k62, ok := cborwire.ReusePtr(d, &m.Image); !ok {
+			if seen35&0x20000000 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen35 |= 0x20000000
+			if k66, ok := cborwire.ReusePtr(d, &m.Image); !ok {
 				if d.Null() {
 					m.Image = nil
 				} else {
@@ -755,10 +1003,10 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Image).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k62, m.Image)
+				cborwire.Keep(d, k66, m.Image)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown36)
 		}
 	}
 	return d.Err()
@@ -767,18 +1015,28 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaimVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n63, ok := d.OpenMap("PersistentVolumeClaimVolumeSource")
+	n67, ok := d.OpenMap("PersistentVolumeClaimVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n63); i++ {
+	var seen68 uint64
+	var unknown69 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n67); i++ {
 		switch string(d.Key()) {
 		case "claimName":
+			if seen68&0x1 != 0 {
+				d.DuplicateKey("claimName")
+			}
+			seen68 |= 0x1
 			cborwire.String(d, &m.ClaimName)
 		case "readOnly":
+			if seen68&0x2 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen68 |= 0x2
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown69)
 		}
 	}
 	return d.Err()
@@ -787,14 +1045,20 @@ func (m *PersistentVolumeClaimVolumeSource) DecodeCBOR(d *cborwire.Decoder) erro
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n64, ok := d.OpenMap("PersistentVolumeSource")
+	n70, ok := d.OpenMap("PersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n64); i++ {
+	var seen71 uint64
+	var unknown72 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n70); i++ {
 		switch string(d.Key()) {
 		case "gcePersistentDisk":
-			if k65, ok := cborwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
+			if seen71&0x1 != 0 {
+				d.DuplicateKey("gcePersistentDisk")
+			}
+			seen71 |= 0x1
+			if k73, ok := cborwire.ReusePtr(d, &m.GCEPersistentDisk); !ok {
 				if d.Null() {
 					m.GCEPersistentDisk = nil
 				} else {
@@ -803,10 +1067,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k65, m.GCEPersistentDisk)
+				cborwire.Keep(d, k73, m.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if k66, ok := cborwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
+			if seen71&0x2 != 0 {
+				d.DuplicateKey("awsElasticBlockStore")
+			}
+			seen71 |= 0x2
+			if k74, ok := cborwire.ReusePtr(d, &m.AWSElasticBlockStore); !ok {
 				if d.Null() {
 					m.AWSElasticBlockStore = nil
 				} else {
@@ -815,10 +1083,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k66, m.AWSElasticBlockStore)
+				cborwire.Keep(d, k74, m.AWSElasticBlockStore)
 			}
 		case "hostPath":
-			if k67, ok := cborwire.ReusePtr(d, &m.HostPath); !ok {
+			if seen71&0x4 != 0 {
+				d.DuplicateKey("hostPath")
+			}
+			seen71 |= 0x4
+			if k75, ok := cborwire.ReusePtr(d, &m.HostPath); !ok {
 				if d.Null() {
 					m.HostPath = nil
 				} else {
@@ -827,10 +1099,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k67, m.HostPath)
+				cborwire.Keep(d, k75, m.HostPath)
 			}
 		case "glusterfs":
-			if k68, ok := cborwire.ReusePtr(d, &m.Glusterfs); !ok {
+			if seen71&0x8 != 0 {
+				d.DuplicateKey("glusterfs")
+			}
+			seen71 |= 0x8
+			if k76, ok := cborwire.ReusePtr(d, &m.Glusterfs); !ok {
 				if d.Null() {
 					m.Glusterfs = nil
 				} else {
@@ -839,10 +1115,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k68, m.Glusterfs)
+				cborwire.Keep(d, k76, m.Glusterfs)
 			}
 		case "nfs":
-			if k69, ok := cborwire.ReusePtr(d, &m.NFS); !ok {
+			if seen71&0x10 != 0 {
+				d.DuplicateKey("nfs")
+			}
+			seen71 |= 0x10
+			if k77, ok := cborwire.ReusePtr(d, &m.NFS); !ok {
 				if d.Null() {
 					m.NFS = nil
 				} else {
@@ -851,10 +1131,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k69, m.NFS)
+				cborwire.Keep(d, k77, m.NFS)
 			}
 		case "rbd":
-			if k70, ok := cborwire.ReusePtr(d, &m.RBD); !ok {
+			if seen71&0x20 != 0 {
+				d.DuplicateKey("rbd")
+			}
+			seen71 |= 0x20
+			if k78, ok := cborwire.ReusePtr(d, &m.RBD); !ok {
 				if d.Null() {
 					m.RBD = nil
 				} else {
@@ -863,10 +1147,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k70, m.RBD)
+				cborwire.Keep(d, k78, m.RBD)
 			}
 		case "iscsi":
-			if k71, ok := cborwire.ReusePtr(d, &m.ISCSI); !ok {
+			if seen71&0x40 != 0 {
+				d.DuplicateKey("iscsi")
+			}
+			seen71 |= 0x40
+			if k79, ok := cborwire.ReusePtr(d, &m.ISCSI); !ok {
 				if d.Null() {
 					m.ISCSI = nil
 				} else {
@@ -875,10 +1163,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k71, m.ISCSI)
+				cborwire.Keep(d, k79, m.ISCSI)
 			}
 		case "cinder":
-			if k72, ok := cborwire.ReusePtr(d, &m.Cinder); !ok {
+			if seen71&0x80 != 0 {
+				d.DuplicateKey("cinder")
+			}
+			seen71 |= 0x80
+			if k80, ok := cborwire.ReusePtr(d, &m.Cinder); !ok {
 				if d.Null() {
 					m.Cinder = nil
 				} else {
@@ -887,10 +1179,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k72, m.Cinder)
+				cborwire.Keep(d, k80, m.Cinder)
 			}
 		case "cephfs":
-			if k73, ok := cborwire.ReusePtr(d, &m.CephFS); !ok {
+			if seen71&0x100 != 0 {
+				d.DuplicateKey("cephfs")
+			}
+			seen71 |= 0x100
+			if k81, ok := cborwire.ReusePtr(d, &m.CephFS); !ok {
 				if d.Null() {
 					m.CephFS = nil
 				} else {
@@ -899,10 +1195,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k73, m.CephFS)
+				cborwire.Keep(d, k81, m.CephFS)
 			}
 		case "fc":
-			if k74, ok := cborwire.ReusePtr(d, &m.FC); !ok {
+			if seen71&0x200 != 0 {
+				d.DuplicateKey("fc")
+			}
+			seen71 |= 0x200
+			if k82, ok := cborwire.ReusePtr(d, &m.FC); !ok {
 				if d.Null() {
 					m.FC = nil
 				} else {
@@ -911,10 +1211,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k74, m.FC)
+				cborwire.Keep(d, k82, m.FC)
 			}
 		case "flocker":
-			if k75, ok := cborwire.ReusePtr(d, &m.Flocker); !ok {
+			if seen71&0x400 != 0 {
+				d.DuplicateKey("flocker")
+			}
+			seen71 |= 0x400
+			if k83, ok := cborwire.ReusePtr(d, &m.Flocker); !ok {
 				if d.Null() {
 					m.Flocker = nil
 				} else {
@@ -923,10 +1227,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k75, m.Flocker)
+				cborwire.Keep(d, k83, m.Flocker)
 			}
 		case "flexVolume":
-			if k76, ok := cborwire.ReusePtr(d, &m.FlexVolume); !ok {
+			if seen71&0x800 != 0 {
+				d.DuplicateKey("flexVolume")
+			}
+			seen71 |= 0x800
+			if k84, ok := cborwire.ReusePtr(d, &m.FlexVolume); !ok {
 				if d.Null() {
 					m.FlexVolume = nil
 				} else {
@@ -935,10 +1243,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k76, m.FlexVolume)
+				cborwire.Keep(d, k84, m.FlexVolume)
 			}
 		case "azureFile":
-			if k77, ok := cborwire.ReusePtr(d, &m.AzureFile); !ok {
+			if seen71&0x1000 != 0 {
+				d.DuplicateKey("azureFile")
+			}
+			seen71 |= 0x1000
+			if k85, ok := cborwire.ReusePtr(d, &m.AzureFile); !ok {
 				if d.Null() {
 					m.AzureFile = nil
 				} else {
@@ -947,10 +1259,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k77, m.AzureFile)
+				cborwire.Keep(d, k85, m.AzureFile)
 			}
 		case "vsphereVolume":
-			if k78, ok := cborwire.ReusePtr(d, &m.VsphereVolume); !ok {
+			if seen71&0x2000 != 0 {
+				d.DuplicateKey("vsphereVolume")
+			}
+			seen71 |= 0x2000
+			if k86, ok := cborwire.ReusePtr(d, &m.VsphereVolume); !ok {
 				if d.Null() {
 					m.VsphereVolume = nil
 				} else {
@@ -959,10 +1275,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k78, m.VsphereVolume)
+				cborwire.Keep(d, k86, m.VsphereVolume)
 			}
 		case "quobyte":
-			if k79, ok := cborwire.ReusePtr(d, &m.Quobyte); !ok {
+			if seen71&0x4000 != 0 {
+				d.DuplicateKey("quobyte")
+			}
+			seen71 |= 0x4000
+			if k87, ok := cborwire.ReusePtr(d, &m.Quobyte); !ok {
 				if d.Null() {
 					m.Quobyte = nil
 				} else {
@@ -971,10 +1291,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k79, m.Quobyte)
+				cborwire.Keep(d, k87, m.Quobyte)
 			}
 		case "azureDisk":
-			if k80, ok := cborwire.ReusePtr(d, &m.AzureDisk); !ok {
+			if seen71&0x8000 != 0 {
+				d.DuplicateKey("azureDisk")
+			}
+			seen71 |= 0x8000
+			if k88, ok := cborwire.ReusePtr(d, &m.AzureDisk); !ok {
 				if d.Null() {
 					m.AzureDisk = nil
 				} else {
@@ -983,10 +1307,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k80, m.AzureDisk)
+				cborwire.Keep(d, k88, m.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if k81, ok := cborwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
+			if seen71&0x10000 != 0 {
+				d.DuplicateKey("photonPersistentDisk")
+			}
+			seen71 |= 0x10000
+			if k89, ok := cborwire.ReusePtr(d, &m.PhotonPersistentDisk); !ok {
 				if d.Null() {
 					m.PhotonPersistentDisk = nil
 				} else {
@@ -995,10 +1323,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k81, m.PhotonPersistentDisk)
+				cborwire.Keep(d, k89, m.PhotonPersistentDisk)
 			}
 		case "portworxVolume":
-			if k82, ok := cborwire.ReusePtr(d, &m.PortworxVolume); !ok {
+			if seen71&0x20000 != 0 {
+				d.DuplicateKey("portworxVolume")
+			}
+			seen71 |= 0x20000
+			if k90, ok := cborwire.ReusePtr(d, &m.PortworxVolume); !ok {
 				if d.Null() {
 					m.PortworxVolume = nil
 				} else {
@@ -1007,10 +1339,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.PortworxVolume)
+				cborwire.Keep(d, k90, m.PortworxVolume)
 			}
 		case "scaleIO":
-			if k83, ok := cborwire.ReusePtr(d, &m.ScaleIO); !ok {
+			if seen71&0x40000 != 0 {
+				d.DuplicateKey("scaleIO")
+			}
+			seen71 |= 0x40000
+			if k91, ok := cborwire.ReusePtr(d, &m.ScaleIO); !ok {
 				if d.Null() {
 					m.ScaleIO = nil
 				} else {
@@ -1019,10 +1355,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k83, m.ScaleIO)
+				cborwire.Keep(d, k91, m.ScaleIO)
 			}
 		case "local":
-			if k84, ok := cborwire.ReusePtr(d, &m.Local); !ok {
+			if seen71&0x80000 != 0 {
+				d.DuplicateKey("local")
+			}
+			seen71 |= 0x80000
+			if k92, ok := cborwire.ReusePtr(d, &m.Local); !ok {
 				if d.Null() {
 					m.Local = nil
 				} else {
@@ -1031,10 +1371,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Local).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k84, m.Local)
+				cborwire.Keep(d, k92, m.Local)
 			}
 		case "storageos":
-			if k85, ok := cborwire.ReusePtr(d, &m.StorageOS); !ok {
+			if seen71&0x100000 != 0 {
+				d.DuplicateKey("storageos")
+			}
+			seen71 |= 0x100000
+			if k93, ok := cborwire.ReusePtr(d, &m.StorageOS); !ok {
 				if d.Null() {
 					m.StorageOS = nil
 				} else {
@@ -1043,10 +1387,14 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k85, m.StorageOS)
+				cborwire.Keep(d, k93, m.StorageOS)
 			}
 		case "csi":
-			if k86, ok := cborwire.ReusePtr(d, &m.CSI); !ok {
+			if seen71&0x200000 != 0 {
+				d.DuplicateKey("csi")
+			}
+			seen71 |= 0x200000
+			if k94, ok := cborwire.ReusePtr(d, &m.CSI); !ok {
 				if d.Null() {
 					m.CSI = nil
 				} else {
@@ -1055,10 +1403,10 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k86, m.CSI)
+				cborwire.Keep(d, k94, m.CSI)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown72)
 		}
 	}
 	return d.Err()
@@ -1067,24 +1415,46 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolume) DecodeCBOR(d *cborwire.Decoder) error {
-	n87, ok := d.OpenMap("PersistentVolume")
+	n95, ok := d.OpenMap("PersistentVolume")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n87); i++ {
+	var seen96 uint64
+	var unknown97 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n95); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen96&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen96 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen96&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen96 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen96&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen96 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen96&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen96 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen96&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen96 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown97)
 		}
 	}
 	return d.Err()
@@ -1093,16 +1463,26 @@ func (m *PersistentVolume) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("PersistentVolumeSpec")
+	n98, ok := d.OpenMap("PersistentVolumeSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen99 uint64
+	var unknown100 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n98); i++ {
 		switch string(d.Key()) {
 		case "capacity":
+			if seen99&0x1 != 0 {
+				d.DuplicateKey("capacity")
+			}
+			seen99 |= 0x1
 			m.Capacity.DecodeCBOR(d)
 		case "gcePersistentDisk":
-			if k89, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.GCEPersistentDisk); !ok {
+			if seen99&0x2 != 0 {
+				d.DuplicateKey("gcePersistentDisk")
+			}
+			seen99 |= 0x2
+			if k101, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.GCEPersistentDisk); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.GCEPersistentDisk = nil
 				} else {
@@ -1111,10 +1491,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k89, m.PersistentVolumeSource.GCEPersistentDisk)
+				cborwire.Keep(d, k101, m.PersistentVolumeSource.GCEPersistentDisk)
 			}
 		case "awsElasticBlockStore":
-			if k90, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AWSElasticBlockStore); !ok {
+			if seen99&0x4 != 0 {
+				d.DuplicateKey("awsElasticBlockStore")
+			}
+			seen99 |= 0x4
+			if k102, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AWSElasticBlockStore); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.AWSElasticBlockStore = nil
 				} else {
@@ -1123,10 +1507,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k90, m.PersistentVolumeSource.AWSElasticBlockStore)
+				cborwire.Keep(d, k102, m.PersistentVolumeSource.AWSElasticBlockStore)
 			}
 		case "hostPath":
-			if k91, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.HostPath); !ok {
+			if seen99&0x8 != 0 {
+				d.DuplicateKey("hostPath")
+			}
+			seen99 |= 0x8
+			if k103, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.HostPath); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.HostPath = nil
 				} else {
@@ -1135,10 +1523,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.HostPath).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k91, m.PersistentVolumeSource.HostPath)
+				cborwire.Keep(d, k103, m.PersistentVolumeSource.HostPath)
 			}
 		case "glusterfs":
-			if k92, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Glusterfs); !ok {
+			if seen99&0x10 != 0 {
+				d.DuplicateKey("glusterfs")
+			}
+			seen99 |= 0x10
+			if k104, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Glusterfs); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.Glusterfs = nil
 				} else {
@@ -1147,10 +1539,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.Glusterfs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k92, m.PersistentVolumeSource.Glusterfs)
+				cborwire.Keep(d, k104, m.PersistentVolumeSource.Glusterfs)
 			}
 		case "nfs":
-			if k93, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.NFS); !ok {
+			if seen99&0x20 != 0 {
+				d.DuplicateKey("nfs")
+			}
+			seen99 |= 0x20
+			if k105, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.NFS); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.NFS = nil
 				} else {
@@ -1159,10 +1555,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.NFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k93, m.PersistentVolumeSource.NFS)
+				cborwire.Keep(d, k105, m.PersistentVolumeSource.NFS)
 			}
 		case "rbd":
-			if k94, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.RBD); !ok {
+			if seen99&0x40 != 0 {
+				d.DuplicateKey("rbd")
+			}
+			seen99 |= 0x40
+			if k106, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.RBD); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.RBD = nil
 				} else {
@@ -1171,10 +1571,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.RBD).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k94, m.PersistentVolumeSource.RBD)
+				cborwire.Keep(d, k106, m.PersistentVolumeSource.RBD)
 			}
 		case "iscsi":
-			if k95, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.ISCSI); !ok {
+			if seen99&0x80 != 0 {
+				d.DuplicateKey("iscsi")
+			}
+			seen99 |= 0x80
+			if k107, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.ISCSI); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.ISCSI = nil
 				} else {
@@ -1183,10 +1587,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.ISCSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k95, m.PersistentVolumeSource.ISCSI)
+				cborwire.Keep(d, k107, m.PersistentVolumeSource.ISCSI)
 			}
 		case "cinder":
-			if k96, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Cinder); !ok {
+			if seen99&0x100 != 0 {
+				d.DuplicateKey("cinder")
+			}
+			seen99 |= 0x100
+			if k108, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Cinder); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.Cinder = nil
 				} else {
@@ -1195,10 +1603,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.Cinder).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k96, m.PersistentVolumeSource.Cinder)
+				cborwire.Keep(d, k108, m.PersistentVolumeSource.Cinder)
 			}
 		case "cephfs":
-			if k97, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.CephFS); !ok {
+			if seen99&0x200 != 0 {
+				d.DuplicateKey("cephfs")
+			}
+			seen99 |= 0x200
+			if k109, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.CephFS); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.CephFS = nil
 				} else {
@@ -1207,10 +1619,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.CephFS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k97, m.PersistentVolumeSource.CephFS)
+				cborwire.Keep(d, k109, m.PersistentVolumeSource.CephFS)
 			}
 		case "fc":
-			if k98, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.FC); !ok {
+			if seen99&0x400 != 0 {
+				d.DuplicateKey("fc")
+			}
+			seen99 |= 0x400
+			if k110, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.FC); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.FC = nil
 				} else {
@@ -1219,10 +1635,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.FC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k98, m.PersistentVolumeSource.FC)
+				cborwire.Keep(d, k110, m.PersistentVolumeSource.FC)
 			}
 		case "flocker":
-			if k99, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Flocker); !ok {
+			if seen99&0x800 != 0 {
+				d.DuplicateKey("flocker")
+			}
+			seen99 |= 0x800
+			if k111, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Flocker); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.Flocker = nil
 				} else {
@@ -1231,10 +1651,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.Flocker).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k99, m.PersistentVolumeSource.Flocker)
+				cborwire.Keep(d, k111, m.PersistentVolumeSource.Flocker)
 			}
 		case "flexVolume":
-			if k100, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.FlexVolume); !ok {
+			if seen99&0x1000 != 0 {
+				d.DuplicateKey("flexVolume")
+			}
+			seen99 |= 0x1000
+			if k112, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.FlexVolume); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.FlexVolume = nil
 				} else {
@@ -1243,10 +1667,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.FlexVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k100, m.PersistentVolumeSource.FlexVolume)
+				cborwire.Keep(d, k112, m.PersistentVolumeSource.FlexVolume)
 			}
 		case "azureFile":
-			if k101, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AzureFile); !ok {
+			if seen99&0x2000 != 0 {
+				d.DuplicateKey("azureFile")
+			}
+			seen99 |= 0x2000
+			if k113, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AzureFile); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.AzureFile = nil
 				} else {
@@ -1255,10 +1683,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.AzureFile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k101, m.PersistentVolumeSource.AzureFile)
+				cborwire.Keep(d, k113, m.PersistentVolumeSource.AzureFile)
 			}
 		case "vsphereVolume":
-			if k102, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.VsphereVolume); !ok {
+			if seen99&0x4000 != 0 {
+				d.DuplicateKey("vsphereVolume")
+			}
+			seen99 |= 0x4000
+			if k114, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.VsphereVolume); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.VsphereVolume = nil
 				} else {
@@ -1267,10 +1699,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k102, m.PersistentVolumeSource.VsphereVolume)
+				cborwire.Keep(d, k114, m.PersistentVolumeSource.VsphereVolume)
 			}
 		case "quobyte":
-			if k103, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Quobyte); !ok {
+			if seen99&0x8000 != 0 {
+				d.DuplicateKey("quobyte")
+			}
+			seen99 |= 0x8000
+			if k115, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Quobyte); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.Quobyte = nil
 				} else {
@@ -1279,10 +1715,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.Quobyte).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k103, m.PersistentVolumeSource.Quobyte)
+				cborwire.Keep(d, k115, m.PersistentVolumeSource.Quobyte)
 			}
 		case "azureDisk":
-			if k104, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AzureDisk); !ok {
+			if seen99&0x10000 != 0 {
+				d.DuplicateKey("azureDisk")
+			}
+			seen99 |= 0x10000
+			if k116, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.AzureDisk); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.AzureDisk = nil
 				} else {
@@ -1291,10 +1731,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.AzureDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k104, m.PersistentVolumeSource.AzureDisk)
+				cborwire.Keep(d, k116, m.PersistentVolumeSource.AzureDisk)
 			}
 		case "photonPersistentDisk":
-			if k105, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.PhotonPersistentDisk); !ok {
+			if seen99&0x20000 != 0 {
+				d.DuplicateKey("photonPersistentDisk")
+			}
+			seen99 |= 0x20000
+			if k117, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.PhotonPersistentDisk); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.PhotonPersistentDisk = nil
 				} else {
@@ -1303,10 +1747,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k105, m.PersistentVolumeSource.PhotonPersistentDisk)
+				cborwire.Keep(d, k117, m.PersistentVolumeSource.PhotonPersistentDisk)
 			}
 		case "portworxVolume":
-			if k106, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.PortworxVolume); !ok {
+			if seen99&0x40000 != 0 {
+				d.DuplicateKey("portworxVolume")
+			}
+			seen99 |= 0x40000
+			if k118, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.PortworxVolume); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.PortworxVolume = nil
 				} else {
@@ -1315,10 +1763,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k106, m.PersistentVolumeSource.PortworxVolume)
+				cborwire.Keep(d, k118, m.PersistentVolumeSource.PortworxVolume)
 			}
 		case "scaleIO":
-			if k107, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.ScaleIO); !ok {
+			if seen99&0x80000 != 0 {
+				d.DuplicateKey("scaleIO")
+			}
+			seen99 |= 0x80000
+			if k119, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.ScaleIO); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.ScaleIO = nil
 				} else {
@@ -1327,10 +1779,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.ScaleIO).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k107, m.PersistentVolumeSource.ScaleIO)
+				cborwire.Keep(d, k119, m.PersistentVolumeSource.ScaleIO)
 			}
 		case "local":
-			if k108, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Local); !ok {
+			if seen99&0x100000 != 0 {
+				d.DuplicateKey("local")
+			}
+			seen99 |= 0x100000
+			if k120, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.Local); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.Local = nil
 				} else {
@@ -1339,10 +1795,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.Local).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k108, m.PersistentVolumeSource.Local)
+				cborwire.Keep(d, k120, m.PersistentVolumeSource.Local)
 			}
 		case "storageos":
-			if k109, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.StorageOS); !ok {
+			if seen99&0x200000 != 0 {
+				d.DuplicateKey("storageos")
+			}
+			seen99 |= 0x200000
+			if k121, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.StorageOS); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.StorageOS = nil
 				} else {
@@ -1351,10 +1811,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.StorageOS).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k109, m.PersistentVolumeSource.StorageOS)
+				cborwire.Keep(d, k121, m.PersistentVolumeSource.StorageOS)
 			}
 		case "csi":
-			if k110, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.CSI); !ok {
+			if seen99&0x400000 != 0 {
+				d.DuplicateKey("csi")
+			}
+			seen99 |= 0x400000
+			if k122, ok := cborwire.ReusePtr(d, &m.PersistentVolumeSource.CSI); !ok {
 				if d.Null() {
 					m.PersistentVolumeSource.CSI = nil
 				} else {
@@ -1363,31 +1827,39 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PersistentVolumeSource.CSI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k110, m.PersistentVolumeSource.CSI)
+				cborwire.Keep(d, k122, m.PersistentVolumeSource.CSI)
 			}
 		case "accessModes":
-			if k111, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
+			if seen99&0x800000 != 0 {
+				d.DuplicateKey("accessModes")
+			}
+			seen99 |= 0x800000
+			if k123, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
 				if d.Null() {
 					m.AccessModes = nil
-				} else if n113, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
-					s112 := m.AccessModes[:0]
-					if cap(s112) < n113 {
-						s112 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n113))
+				} else if n125, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
+					s124 := m.AccessModes[:0]
+					if cap(s124) < n125 {
+						s124 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n125))
 					}
-					at114 := d.Offset()
-					for i := 0; d.NextElem(i, n113); i++ {
-						s112 = cborwire.Grow(d, s112, n113, at114)
-						cborwire.String(d, &s112[i])
+					at126 := d.Offset()
+					for i := 0; d.NextElem(i, n125); i++ {
+						s124 = cborwire.Grow(d, s124, n125, at126)
+						cborwire.String(d, &s124[i])
 					}
-					if len(s112) == 0 {
-						s112 = []PersistentVolumeAccessMode{}
+					if len(s124) == 0 {
+						s124 = []PersistentVolumeAccessMode{}
 					}
-					m.AccessModes = s112
+					m.AccessModes = s124
 				}
-				cborwire.Keep(d, k111, m.AccessModes)
+				cborwire.Keep(d, k123, m.AccessModes)
 			}
 		case "claimRef":
-			if k115, ok := cborwire.ReusePtr(d, &m.ClaimRef); !ok {
+			if seen99&0x1000000 != 0 {
+				d.DuplicateKey("claimRef")
+			}
+			seen99 |= 0x1000000
+			if k127, ok := cborwire.ReusePtr(d, &m.ClaimRef); !ok {
 				if d.Null() {
 					m.ClaimRef = nil
 				} else {
@@ -1396,35 +1868,51 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ClaimRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k115, m.ClaimRef)
+				cborwire.Keep(d, k127, m.ClaimRef)
 			}
 		case "persistentVolumeReclaimPolicy":
+			if seen99&0x2000000 != 0 {
+				d.DuplicateKey("persistentVolumeReclaimPolicy")
+			}
+			seen99 |= 0x2000000
 			cborwire.String(d, &m.PersistentVolumeReclaimPolicy)
 		case "storageClassName":
+			if seen99&0x4000000 != 0 {
+				d.DuplicateKey("storageClassName")
+			}
+			seen99 |= 0x4000000
 			cborwire.String(d, &m.StorageClassName)
 		case "mountOptions":
-			if k116, ok := cborwire.ReuseSlice(d, &m.MountOptions); !ok {
+			if seen99&0x8000000 != 0 {
+				d.DuplicateKey("mountOptions")
+			}
+			seen99 |= 0x8000000
+			if k128, ok := cborwire.ReuseSlice(d, &m.MountOptions); !ok {
 				if d.Null() {
 					m.MountOptions = nil
-				} else if n118, ok := d.OpenArray("[]string"); ok {
-					s117 := m.MountOptions[:0]
-					if cap(s117) < n118 {
-						s117 = make([]string, 0, cborwire.SliceCap[string](d, n118))
+				} else if n130, ok := d.OpenArray("[]string"); ok {
+					s129 := m.MountOptions[:0]
+					if cap(s129) < n130 {
+						s129 = make([]string, 0, cborwire.SliceCap[string](d, n130))
 					}
-					at119 := d.Offset()
-					for i := 0; d.NextElem(i, n118); i++ {
-						s117 = cborwire.Grow(d, s117, n118, at119)
-						cborwire.String(d, &s117[i])
+					at131 := d.Offset()
+					for i := 0; d.NextElem(i, n130); i++ {
+						s129 = cborwire.Grow(d, s129, n130, at131)
+						cborwire.String(d, &s129[i])
 					}
-					if len(s117) == 0 {
-						s117 = []string{}
+					if len(s129) == 0 {
+						s129 = []string{}
 					}
-					m.MountOptions = s117
+					m.MountOptions = s129
 				}
-				cborwire.Keep(d, k116, m.MountOptions)
+				cborwire.Keep(d, k128, m.MountOptions)
 			}
 		case "volumeMode":
-			if k120, ok := cborwire.ReusePtr(d, &m.VolumeMode); !ok {
+			if seen99&0x10000000 != 0 {
+				d.DuplicateKey("volumeMode")
+			}
+			seen99 |= 0x10000000
+			if k132, ok := cborwire.ReusePtr(d, &m.VolumeMode); !ok {
 				if d.Null() {
 					m.VolumeMode = nil
 				} else {
@@ -1433,10 +1921,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.VolumeMode)
 				}
-				cborwire.Keep(d, k120, m.VolumeMode)
+				cborwire.Keep(d, k132, m.VolumeMode)
 			}
 		case "nodeAffinity":
-			if k121, ok := cborwire.ReusePtr(d, &m.NodeAffinity); !ok {
+			if seen99&0x20000000 != 0 {
+				d.DuplicateKey("nodeAffinity")
+			}
+			seen99 |= 0x20000000
+			if k133, ok := cborwire.ReusePtr(d, &m.NodeAffinity); !ok {
 				if d.Null() {
 					m.NodeAffinity = nil
 				} else {
@@ -1445,10 +1937,14 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NodeAffinity).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k121, m.NodeAffinity)
+				cborwire.Keep(d, k133, m.NodeAffinity)
 			}
 		case "volumeAttributesClassName":
-			if k122, ok := cborwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
+			if seen99&0x40000000 != 0 {
+				d.DuplicateKey("volumeAttributesClassName")
+			}
+			seen99 |= 0x40000000
+			if k134, ok := cborwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
 				if d.Null() {
 					m.VolumeAttributesClassName = nil
 				} else {
@@ -1457,10 +1953,10 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.VolumeAttributesClassName)
 				}
-				cborwire.Keep(d, k122, m.VolumeAttributesClassName)
+				cborwire.Keep(d, k134, m.VolumeAttributesClassName)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown100)
 		}
 	}
 	return d.Err()
@@ -1469,14 +1965,20 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *VolumeNodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("VolumeNodeAffinity")
+	n135, ok := d.OpenMap("VolumeNodeAffinity")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n123); i++ {
+	var seen136 uint64
+	var unknown137 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n135); i++ {
 		switch string(d.Key()) {
 		case "required":
-			if k124, ok := cborwire.ReusePtr(d, &m.Required); !ok {
+			if seen136&0x1 != 0 {
+				d.DuplicateKey("required")
+			}
+			seen136 |= 0x1
+			if k138, ok := cborwire.ReusePtr(d, &m.Required); !ok {
 				if d.Null() {
 					m.Required = nil
 				} else {
@@ -1485,10 +1987,10 @@ func (m *VolumeNodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Required).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k124, m.Required)
+				cborwire.Keep(d, k138, m.Required)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown137)
 		}
 	}
 	return d.Err()
@@ -1497,20 +1999,38 @@ func (m *VolumeNodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n125, ok := d.OpenMap("PersistentVolumeStatus")
+	n139, ok := d.OpenMap("PersistentVolumeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n125); i++ {
+	var seen140 uint64
+	var unknown141 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n139); i++ {
 		switch string(d.Key()) {
 		case "phase":
+			if seen140&0x1 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen140 |= 0x1
 			cborwire.String(d, &m.Phase)
 		case "message":
+			if seen140&0x2 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen140 |= 0x2
 			cborwire.String(d, &m.Message)
 		case "reason":
+			if seen140&0x4 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen140 |= 0x4
 			cborwire.String(d, &m.Reason)
 		case "lastPhaseTransitionTime":
-			if k126, ok := cborwire.ReusePtr(d, &m.LastPhaseTransitionTime); !ok {
+			if seen140&0x8 != 0 {
+				d.DuplicateKey("lastPhaseTransitionTime")
+			}
+			seen140 |= 0x8
+			if k142, ok := cborwire.ReusePtr(d, &m.LastPhaseTransitionTime); !ok {
 				if d.Null() {
 					m.LastPhaseTransitionTime = nil
 				} else {
@@ -1519,10 +2039,10 @@ func (m *PersistentVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastPhaseTransitionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k126, m.LastPhaseTransitionTime)
+				cborwire.Keep(d, k142, m.LastPhaseTransitionTime)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown141)
 		}
 	}
 	return d.Err()
@@ -1531,41 +2051,59 @@ func (m *PersistentVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeList) DecodeCBOR(d *cborwire.Decoder) error {
-	n127, ok := d.OpenMap("PersistentVolumeList")
+	n143, ok := d.OpenMap("PersistentVolumeList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n127); i++ {
+	var seen144 uint64
+	var unknown145 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n143); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen144&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen144 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen144&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen144 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen144&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen144 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k128, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen144&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen144 |= 0x8
+			if k146, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n130, ok := d.OpenArray("[]PersistentVolume"); ok {
-					s129 := m.Items[:0]
-					if cap(s129) < n130 {
-						s129 = make([]PersistentVolume, 0, cborwire.SliceCap[PersistentVolume](d, n130))
+				} else if n148, ok := d.OpenArray("[]PersistentVolume"); ok {
+					s147 := m.Items[:0]
+					if cap(s147) < n148 {
+						s147 = make([]PersistentVolume, 0, cborwire.SliceCap[PersistentVolume](d, n148))
 					}
-					at131 := d.Offset()
-					for i := 0; d.NextElem(i, n130); i++ {
-						s129 = cborwire.Grow(d, s129, n130, at131)
-						s129[i].DecodeCBOR(d)
+					at149 := d.Offset()
+					for i := 0; d.NextElem(i, n148); i++ {
+						s147 = cborwire.Grow(d, s147, n148, at149)
+						s147[i].DecodeCBOR(d)
 					}
-					if len(s129) == 0 {
-						s129 = []PersistentVolume{}
+					if len(s147) == 0 {
+						s147 = []PersistentVolume{}
 					}
-					m.Items = s129
+					m.Items = s147
 				}
-				cborwire.Keep(d, k128, m.Items)
+				cborwire.Keep(d, k146, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown145)
 		}
 	}
 	return d.Err()
@@ -1574,24 +2112,46 @@ func (m *PersistentVolumeList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaim) DecodeCBOR(d *cborwire.Decoder) error {
-	n132, ok := d.OpenMap("PersistentVolumeClaim")
+	n150, ok := d.OpenMap("PersistentVolumeClaim")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n132); i++ {
+	var seen151 uint64
+	var unknown152 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n150); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen151&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen151 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen151&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen151 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen151&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen151 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen151&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen151 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen151&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen151 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown152)
 		}
 	}
 	return d.Err()
@@ -1600,41 +2160,59 @@ func (m *PersistentVolumeClaim) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaimList) DecodeCBOR(d *cborwire.Decoder) error {
-	n133, ok := d.OpenMap("PersistentVolumeClaimList")
+	n153, ok := d.OpenMap("PersistentVolumeClaimList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n133); i++ {
+	var seen154 uint64
+	var unknown155 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n153); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen154&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen154 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen154&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen154 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen154&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen154 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k134, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen154&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen154 |= 0x8
+			if k156, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n136, ok := d.OpenArray("[]PersistentVolumeClaim"); ok {
-					s135 := m.Items[:0]
-					if cap(s135) < n136 {
-						s135 = make([]PersistentVolumeClaim, 0, cborwire.SliceCap[PersistentVolumeClaim](d, n136))
+				} else if n158, ok := d.OpenArray("[]PersistentVolumeClaim"); ok {
+					s157 := m.Items[:0]
+					if cap(s157) < n158 {
+						s157 = make([]PersistentVolumeClaim, 0, cborwire.SliceCap[PersistentVolumeClaim](d, n158))
 					}
-					at137 := d.Offset()
-					for i := 0; d.NextElem(i, n136); i++ {
-						s135 = cborwire.Grow(d, s135, n136, at137)
-						s135[i].DecodeCBOR(d)
+					at159 := d.Offset()
+					for i := 0; d.NextElem(i, n158); i++ {
+						s157 = cborwire.Grow(d, s157, n158, at159)
+						s157[i].DecodeCBOR(d)
 					}
-					if len(s135) == 0 {
-						s135 = []PersistentVolumeClaim{}
+					if len(s157) == 0 {
+						s157 = []PersistentVolumeClaim{}
 					}
-					m.Items = s135
+					m.Items = s157
 				}
-				cborwire.Keep(d, k134, m.Items)
+				cborwire.Keep(d, k156, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown155)
 		}
 	}
 	return d.Err()
@@ -1643,35 +2221,45 @@ func (m *PersistentVolumeClaimList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n138, ok := d.OpenMap("PersistentVolumeClaimSpec")
+	n160, ok := d.OpenMap("PersistentVolumeClaimSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n138); i++ {
+	var seen161 uint64
+	var unknown162 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n160); i++ {
 		switch string(d.Key()) {
 		case "accessModes":
-			if k139, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
+			if seen161&0x1 != 0 {
+				d.DuplicateKey("accessModes")
+			}
+			seen161 |= 0x1
+			if k163, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
 				if d.Null() {
 					m.AccessModes = nil
-				} else if n141, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
-					s140 := m.AccessModes[:0]
-					if cap(s140) < n141 {
-						s140 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n141))
+				} else if n165, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
+					s164 := m.AccessModes[:0]
+					if cap(s164) < n165 {
+						s164 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n165))
 					}
-					at142 := d.Offset()
-					for i := 0; d.NextElem(i, n141); i++ {
-						s140 = cborwire.Grow(d, s140, n141, at142)
-						cborwire.String(d, &s140[i])
+					at166 := d.Offset()
+					for i := 0; d.NextElem(i, n165); i++ {
+						s164 = cborwire.Grow(d, s164, n165, at166)
+						cborwire.String(d, &s164[i])
 					}
-					if len(s140) == 0 {
-						s140 = []PersistentVolumeAccessMode{}
+					if len(s164) == 0 {
+						s164 = []PersistentVolumeAccessMode{}
 					}
-					m.AccessModes = s140
+					m.AccessModes = s164
 				}
-				cborwire.Keep(d, k139, m.AccessModes)
+				cborwire.Keep(d, k163, m.AccessModes)
 			}
 		case "selector":
-			if k143, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen161&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen161 |= 0x2
+			if k167, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -1680,14 +2268,26 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k143, m.Selector)
+				cborwire.Keep(d, k167, m.Selector)
 			}
 		case "resources":
+			if seen161&0x4 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen161 |= 0x4
 			m.Resources.DecodeCBOR(d)
 		case "volumeName":
+			if seen161&0x8 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen161 |= 0x8
 			cborwire.String(d, &m.VolumeName)
 		case "storageClassName":
-			if k144, ok := cborwire.ReusePtr(d, &m.StorageClassName); !ok {
+			if seen161&0x10 != 0 {
+				d.DuplicateKey("storageClassName")
+			}
+			seen161 |= 0x10
+			if k168, ok := cborwire.ReusePtr(d, &m.StorageClassName); !ok {
 				if d.Null() {
 					m.StorageClassName = nil
 				} else {
@@ -1696,10 +2296,14 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageClassName)
 				}
-				cborwire.Keep(d, k144, m.StorageClassName)
+				cborwire.Keep(d, k168, m.StorageClassName)
 			}
 		case "volumeMode":
-			if k145, ok := cborwire.ReusePtr(d, &m.VolumeMode); !ok {
+			if seen161&0x20 != 0 {
+				d.DuplicateKey("volumeMode")
+			}
+			seen161 |= 0x20
+			if k169, ok := cborwire.ReusePtr(d, &m.VolumeMode); !ok {
 				if d.Null() {
 					m.VolumeMode = nil
 				} else {
@@ -1708,10 +2312,14 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.VolumeMode)
 				}
-				cborwire.Keep(d, k145, m.VolumeMode)
+				cborwire.Keep(d, k169, m.VolumeMode)
 			}
 		case "dataSource":
-			if k146, ok := cborwire.ReusePtr(d, &m.DataSource); !ok {
+			if seen161&0x40 != 0 {
+				d.DuplicateKey("dataSource")
+			}
+			seen161 |= 0x40
+			if k170, ok := cborwire.ReusePtr(d, &m.DataSource); !ok {
 				if d.Null() {
 					m.DataSource = nil
 				} else {
@@ -1720,10 +2328,14 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DataSource).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k146, m.DataSource)
+				cborwire.Keep(d, k170, m.DataSource)
 			}
 		case "dataSourceRef":
-			if k147, ok := cborwire.ReusePtr(d, &m.DataSourceRef); !ok {
+			if seen161&0x80 != 0 {
+				d.DuplicateKey("dataSourceRef")
+			}
+			seen161 |= 0x80
+			if k171, ok := cborwire.ReusePtr(d, &m.DataSourceRef); !ok {
 				if d.Null() {
 					m.DataSourceRef = nil
 				} else {
@@ -1732,10 +2344,14 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DataSourceRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k147, m.DataSourceRef)
+				cborwire.Keep(d, k171, m.DataSourceRef)
 			}
 		case "volumeAttributesClassName":
-			if k148, ok := cborwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
+			if seen161&0x100 != 0 {
+				d.DuplicateKey("volumeAttributesClassName")
+			}
+			seen161 |= 0x100
+			if k172, ok := cborwire.ReusePtr(d, &m.VolumeAttributesClassName); !ok {
 				if d.Null() {
 					m.VolumeAttributesClassName = nil
 				} else {
@@ -1744,10 +2360,10 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.VolumeAttributesClassName)
 				}
-				cborwire.Keep(d, k148, m.VolumeAttributesClassName)
+				cborwire.Keep(d, k172, m.VolumeAttributesClassName)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown162)
 		}
 	}
 	return d.Err()
@@ -1756,14 +2372,20 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n149, ok := d.OpenMap("TypedObjectReference")
+	n173, ok := d.OpenMap("TypedObjectReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n149); i++ {
+	var seen174 uint64
+	var unknown175 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n173); i++ {
 		switch string(d.Key()) {
 		case "apiGroup":
-			if k150, ok := cborwire.ReusePtr(d, &m.APIGroup); !ok {
+			if seen174&0x1 != 0 {
+				d.DuplicateKey("apiGroup")
+			}
+			seen174 |= 0x1
+			if k176, ok := cborwire.ReusePtr(d, &m.APIGroup); !ok {
 				if d.Null() {
 					m.APIGroup = nil
 				} else {
@@ -1772,14 +2394,26 @@ func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.APIGroup)
 				}
-				cborwire.Keep(d, k150, m.APIGroup)
+				cborwire.Keep(d, k176, m.APIGroup)
 			}
 		case "kind":
+			if seen174&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen174 |= 0x2
 			cborwire.String(d, &m.Kind)
 		case "name":
+			if seen174&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen174 |= 0x4
 			cborwire.String(d, &m.Name)
 		case "namespace":
-			if k151, ok := cborwire.ReusePtr(d, &m.Namespace); !ok {
+			if seen174&0x8 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen174 |= 0x8
+			if k177, ok := cborwire.ReusePtr(d, &m.Namespace); !ok {
 				if d.Null() {
 					m.Namespace = nil
 				} else {
@@ -1788,10 +2422,10 @@ func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Namespace)
 				}
-				cborwire.Keep(d, k151, m.Namespace)
+				cborwire.Keep(d, k177, m.Namespace)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown175)
 		}
 	}
 	return d.Err()
@@ -1800,18 +2434,28 @@ func (m *TypedObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ModifyVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n152, ok := d.OpenMap("ModifyVolumeStatus")
+	n178, ok := d.OpenMap("ModifyVolumeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n152); i++ {
+	var seen179 uint64
+	var unknown180 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n178); i++ {
 		switch string(d.Key()) {
 		case "targetVolumeAttributesClassName":
+			if seen179&0x1 != 0 {
+				d.DuplicateKey("targetVolumeAttributesClassName")
+			}
+			seen179 |= 0x1
 			cborwire.String(d, &m.TargetVolumeAttributesClassName)
 		case "status":
+			if seen179&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen179 |= 0x2
 			cborwire.String(d, &m.Status)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown180)
 		}
 	}
 	return d.Err()
@@ -1820,26 +2464,52 @@ func (m *ModifyVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaimCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n153, ok := d.OpenMap("PersistentVolumeClaimCondition")
+	n181, ok := d.OpenMap("PersistentVolumeClaimCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n153); i++ {
+	var seen182 uint64
+	var unknown183 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n181); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen182&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen182 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen182&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen182 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastProbeTime":
+			if seen182&0x4 != 0 {
+				d.DuplicateKey("lastProbeTime")
+			}
+			seen182 |= 0x4
 			m.LastProbeTime.DecodeCBOR(d)
 		case "lastTransitionTime":
+			if seen182&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen182 |= 0x8
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen182&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen182 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen182&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen182 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown183)
 		}
 	}
 	return d.Err()
@@ -1848,64 +2518,94 @@ func (m *PersistentVolumeClaimCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n154, ok := d.OpenMap("PersistentVolumeClaimStatus")
+	n184, ok := d.OpenMap("PersistentVolumeClaimStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n154); i++ {
+	var seen185 uint64
+	var unknown186 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n184); i++ {
 		switch string(d.Key()) {
 		case "phase":
+			if seen185&0x1 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen185 |= 0x1
 			cborwire.String(d, &m.Phase)
 		case "accessModes":
-			if k155, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
+			if seen185&0x2 != 0 {
+				d.DuplicateKey("accessModes")
+			}
+			seen185 |= 0x2
+			if k187, ok := cborwire.ReuseSlice(d, &m.AccessModes); !ok {
 				if d.Null() {
 					m.AccessModes = nil
-				} else if n157, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
-					s156 := m.AccessModes[:0]
-					if cap(s156) < n157 {
-						s156 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n157))
+				} else if n189, ok := d.OpenArray("[]PersistentVolumeAccessMode"); ok {
+					s188 := m.AccessModes[:0]
+					if cap(s188) < n189 {
+						s188 = make([]PersistentVolumeAccessMode, 0, cborwire.SliceCap[PersistentVolumeAccessMode](d, n189))
 					}
-					at158 := d.Offset()
-					for i := 0; d.NextElem(i, n157); i++ {
-						s156 = cborwire.Grow(d, s156, n157, at158)
-						cborwire.String(d, &s156[i])
+					at190 := d.Offset()
+					for i := 0; d.NextElem(i, n189); i++ {
+						s188 = cborwire.Grow(d, s188, n189, at190)
+						cborwire.String(d, &s188[i])
 					}
-					if len(s156) == 0 {
-						s156 = []PersistentVolumeAccessMode{}
+					if len(s188) == 0 {
+						s188 = []PersistentVolumeAccessMode{}
 					}
-					m.AccessModes = s156
+					m.AccessModes = s188
 				}
-				cborwire.Keep(d, k155, m.AccessModes)
+				cborwire.Keep(d, k187, m.AccessModes)
 			}
 		case "capacity":
+			if seen185&0x4 != 0 {
+				d.DuplicateKey("capacity")
+			}
+			seen185 |= 0x4
 			m.Capacity.DecodeCBOR(d)
 		case "conditions":
-			if k159, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen185&0x8 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen185 |= 0x8
+			if k191, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n161, ok := d.OpenArray("[]PersistentVolumeClaimCondition"); ok {
-					s160 := m.Conditions[:0]
-					if cap(s160) < n161 {
-						s160 = make([]PersistentVolumeClaimCondition, 0, cborwire.SliceCap[PersistentVolumeClaimCondition](d, n161))
+				} else if n193, ok := d.OpenArray("[]PersistentVolumeClaimCondition"); ok {
+					s192 := m.Conditions[:0]
+					if cap(s192) < n193 {
+						s192 = make([]PersistentVolumeClaimCondition, 0, cborwire.SliceCap[PersistentVolumeClaimCondition](d, n193))
 					}
-					at162 := d.Offset()
-					for i := 0; d.NextElem(i, n161); i++ {
-						s160 = cborwire.Grow(d, s160, n161, at162)
-						s160[i].DecodeCBOR(d)
+					at194 := d.Offset()
+					for i := 0; d.NextElem(i, n193); i++ {
+						s192 = cborwire.Grow(d, s192, n193, at194)
+						s192[i].DecodeCBOR(d)
 					}
-					if len(s160) == 0 {
-						s160 = []PersistentVolumeClaimCondition{}
+					if len(s192) == 0 {
+						s192 = []PersistentVolumeClaimCondition{}
 					}
-					m.Conditions = s160
+					m.Conditions = s192
 				}
-				cborwire.Keep(d, k159, m.Conditions)
+				cborwire.Keep(d, k191, m.Conditions)
 			}
 		case "allocatedResources":
+			if seen185&0x10 != 0 {
+				d.DuplicateKey("allocatedResources")
+			}
+			seen185 |= 0x10
 			m.AllocatedResources.DecodeCBOR(d)
 		case "allocatedResourceStatuses":
+			if seen185&0x20 != 0 {
+				d.DuplicateKey("allocatedResourceStatuses")
+			}
+			seen185 |= 0x20
 			cborwire.StringMap(d, &m.AllocatedResourceStatuses)
 		case "currentVolumeAttributesClassName":
-			if k163, ok := cborwire.ReusePtr(d, &m.CurrentVolumeAttributesClassName); !ok {
+			if seen185&0x40 != 0 {
+				d.DuplicateKey("currentVolumeAttributesClassName")
+			}
+			seen185 |= 0x40
+			if k195, ok := cborwire.ReusePtr(d, &m.CurrentVolumeAttributesClassName); !ok {
 				if d.Null() {
 					m.CurrentVolumeAttributesClassName = nil
 				} else {
@@ -1914,10 +2614,14 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CurrentVolumeAttributesClassName)
 				}
-				cborwire.Keep(d, k163, m.CurrentVolumeAttributesClassName)
+				cborwire.Keep(d, k195, m.CurrentVolumeAttributesClassName)
 			}
 		case "modifyVolumeStatus":
-			if k164, ok := cborwire.ReusePtr(d, &m.ModifyVolumeStatus); !ok {
+			if seen185&0x80 != 0 {
+				d.DuplicateKey("modifyVolumeStatus")
+			}
+			seen185 |= 0x80
+			if k196, ok := cborwire.ReusePtr(d, &m.ModifyVolumeStatus); !ok {
 				if d.Null() {
 					m.ModifyVolumeStatus = nil
 				} else {
@@ -1926,10 +2630,10 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ModifyVolumeStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k164, m.ModifyVolumeStatus)
+				cborwire.Keep(d, k196, m.ModifyVolumeStatus)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown186)
 		}
 	}
 	return d.Err()
@@ -1938,16 +2642,26 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HostPathVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n165, ok := d.OpenMap("HostPathVolumeSource")
+	n197, ok := d.OpenMap("HostPathVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n165); i++ {
+	var seen198 uint64
+	var unknown199 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n197); i++ {
 		switch string(d.Key()) {
 		case "path":
+			if seen198&0x1 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen198 |= 0x1
 			cborwire.String(d, &m.Path)
 		case "type":
-			if k166, ok := cborwire.ReusePtr(d, &m.Type); !ok {
+			if seen198&0x2 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen198 |= 0x2
+			if k200, ok := cborwire.ReusePtr(d, &m.Type); !ok {
 				if d.Null() {
 					m.Type = nil
 				} else {
@@ -1956,10 +2670,10 @@ func (m *HostPathVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Type)
 				}
-				cborwire.Keep(d, k166, m.Type)
+				cborwire.Keep(d, k200, m.Type)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown199)
 		}
 	}
 	return d.Err()
@@ -1968,16 +2682,26 @@ func (m *HostPathVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *EmptyDirVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n167, ok := d.OpenMap("EmptyDirVolumeSource")
+	n201, ok := d.OpenMap("EmptyDirVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n167); i++ {
+	var seen202 uint64
+	var unknown203 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n201); i++ {
 		switch string(d.Key()) {
 		case "medium":
+			if seen202&0x1 != 0 {
+				d.DuplicateKey("medium")
+			}
+			seen202 |= 0x1
 			cborwire.String(d, &m.Medium)
 		case "sizeLimit":
-			if k168, ok := cborwire.ReusePtr(d, &m.SizeLimit); !ok {
+			if seen202&0x2 != 0 {
+				d.DuplicateKey("sizeLimit")
+			}
+			seen202 |= 0x2
+			if k204, ok := cborwire.ReusePtr(d, &m.SizeLimit); !ok {
 				if d.Null() {
 					m.SizeLimit = nil
 				} else {
@@ -1986,10 +2710,10 @@ func (m *EmptyDirVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SizeLimit).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k168, m.SizeLimit)
+				cborwire.Keep(d, k204, m.SizeLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown203)
 		}
 	}
 	return d.Err()
@@ -1998,20 +2722,34 @@ func (m *EmptyDirVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GlusterfsVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n169, ok := d.OpenMap("GlusterfsVolumeSource")
+	n205, ok := d.OpenMap("GlusterfsVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n169); i++ {
+	var seen206 uint64
+	var unknown207 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n205); i++ {
 		switch string(d.Key()) {
 		case "endpoints":
+			if seen206&0x1 != 0 {
+				d.DuplicateKey("endpoints")
+			}
+			seen206 |= 0x1
 			cborwire.String(d, &m.EndpointsName)
 		case "path":
+			if seen206&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen206 |= 0x2
 			cborwire.String(d, &m.Path)
 		case "readOnly":
+			if seen206&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen206 |= 0x4
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown207)
 		}
 	}
 	return d.Err()
@@ -2020,20 +2758,38 @@ func (m *GlusterfsVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GlusterfsPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n170, ok := d.OpenMap("GlusterfsPersistentVolumeSource")
+	n208, ok := d.OpenMap("GlusterfsPersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n170); i++ {
+	var seen209 uint64
+	var unknown210 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n208); i++ {
 		switch string(d.Key()) {
 		case "endpoints":
+			if seen209&0x1 != 0 {
+				d.DuplicateKey("endpoints")
+			}
+			seen209 |= 0x1
 			cborwire.String(d, &m.EndpointsName)
 		case "path":
+			if seen209&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen209 |= 0x2
 			cborwire.String(d, &m.Path)
 		case "readOnly":
+			if seen209&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen209 |= 0x4
 			cborwire.Bool(d, &m.ReadOnly)
 		case "endpointsNamespace":
-			if k171, ok := cborwire.ReusePtr(d, &m.EndpointsNamespace); !ok {
+			if seen209&0x8 != 0 {
+				d.DuplicateKey("endpointsNamespace")
+			}
+			seen209 |= 0x8
+			if k211, ok := cborwire.ReusePtr(d, &m.EndpointsNamespace); !ok {
 				if d.Null() {
 					m.EndpointsNamespace = nil
 				} else {
@@ -2042,10 +2798,10 @@ func (m *GlusterfsPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 					}
 					cborwire.String(d, m.EndpointsNamespace)
 				}
-				cborwire.Keep(d, k171, m.EndpointsNamespace)
+				cborwire.Keep(d, k211, m.EndpointsNamespace)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown210)
 		}
 	}
 	return d.Err()
@@ -2054,45 +2810,75 @@ func (m *GlusterfsPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n172, ok := d.OpenMap("RBDVolumeSource")
+	n212, ok := d.OpenMap("RBDVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n172); i++ {
+	var seen213 uint64
+	var unknown214 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n212); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if k173, ok := cborwire.ReuseSlice(d, &m.CephMonitors); !ok {
+			if seen213&0x1 != 0 {
+				d.DuplicateKey("monitors")
+			}
+			seen213 |= 0x1
+			if k215, ok := cborwire.ReuseSlice(d, &m.CephMonitors); !ok {
 				if d.Null() {
 					m.CephMonitors = nil
-				} else if n175, ok := d.OpenArray("[]string"); ok {
-					s174 := m.CephMonitors[:0]
-					if cap(s174) < n175 {
-						s174 = make([]string, 0, cborwire.SliceCap[string](d, n175))
+				} else if n217, ok := d.OpenArray("[]string"); ok {
+					s216 := m.CephMonitors[:0]
+					if cap(s216) < n217 {
+						s216 = make([]string, 0, cborwire.SliceCap[string](d, n217))
 					}
-					at176 := d.Offset()
-					for i := 0; d.NextElem(i, n175); i++ {
-						s174 = cborwire.Grow(d, s174, n175, at176)
-						cborwire.String(d, &s174[i])
+					at218 := d.Offset()
+					for i := 0; d.NextElem(i, n217); i++ {
+						s216 = cborwire.Grow(d, s216, n217, at218)
+						cborwire.String(d, &s216[i])
 					}
-					if len(s174) == 0 {
-						s174 = []string{}
+					if len(s216) == 0 {
+						s216 = []string{}
 					}
-					m.CephMonitors = s174
+					m.CephMonitors = s216
 				}
-				cborwire.Keep(d, k173, m.CephMonitors)
+				cborwire.Keep(d, k215, m.CephMonitors)
 			}
 		case "image":
+			if seen213&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen213 |= 0x2
 			cborwire.String(d, &m.RBDImage)
 		case "fsType":
+			if seen213&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen213 |= 0x4
 			cborwire.String(d, &m.FSType)
 		case "pool":
+			if seen213&0x8 != 0 {
+				d.DuplicateKey("pool")
+			}
+			seen213 |= 0x8
 			cborwire.String(d, &m.RBDPool)
 		case "user":
+			if seen213&0x10 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen213 |= 0x10
 			cborwire.String(d, &m.RadosUser)
 		case "keyring":
+			if seen213&0x20 != 0 {
+				d.DuplicateKey("keyring")
+			}
+			seen213 |= 0x20
 			cborwire.String(d, &m.Keyring)
 		case "secretRef":
-			if k177, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen213&0x40 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen213 |= 0x40
+			if k219, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -2101,12 +2887,16 @@ func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k177, m.SecretRef)
+				cborwire.Keep(d, k219, m.SecretRef)
 			}
 		case "readOnly":
+			if seen213&0x80 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen213 |= 0x80
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown214)
 		}
 	}
 	return d.Err()
@@ -2115,45 +2905,75 @@ func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n178, ok := d.OpenMap("RBDPersistentVolumeSource")
+	n220, ok := d.OpenMap("RBDPersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n178); i++ {
+	var seen221 uint64
+	var unknown222 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n220); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if k179, ok := cborwire.ReuseSlice(d, &m.CephMonitors); !ok {
+			if seen221&0x1 != 0 {
+				d.DuplicateKey("monitors")
+			}
+			seen221 |= 0x1
+			if k223, ok := cborwire.ReuseSlice(d, &m.CephMonitors); !ok {
 				if d.Null() {
 					m.CephMonitors = nil
-				} else if n181, ok := d.OpenArray("[]string"); ok {
-					s180 := m.CephMonitors[:0]
-					if cap(s180) < n181 {
-						s180 = make([]string, 0, cborwire.SliceCap[string](d, n181))
+				} else if n225, ok := d.OpenArray("[]string"); ok {
+					s224 := m.CephMonitors[:0]
+					if cap(s224) < n225 {
+						s224 = make([]string, 0, cborwire.SliceCap[string](d, n225))
 					}
-					at182 := d.Offset()
-					for i := 0; d.NextElem(i, n181); i++ {
-						s180 = cborwire.Grow(d, s180, n181, at182)
-						cborwire.String(d, &s180[i])
+					at226 := d.Offset()
+					for i := 0; d.NextElem(i, n225); i++ {
+						s224 = cborwire.Grow(d, s224, n225, at226)
+						cborwire.String(d, &s224[i])
 					}
-					if len(s180) == 0 {
-						s180 = []string{}
+					if len(s224) == 0 {
+						s224 = []string{}
 					}
-					m.CephMonitors = s180
+					m.CephMonitors = s224
 				}
-				cborwire.Keep(d, k179, m.CephMonitors)
+				cborwire.Keep(d, k223, m.CephMonitors)
 			}
 		case "image":
+			if seen221&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen221 |= 0x2
 			cborwire.String(d, &m.RBDImage)
 		case "fsType":
+			if seen221&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen221 |= 0x4
 			cborwire.String(d, &m.FSType)
 		case "pool":
+			if seen221&0x8 != 0 {
+				d.DuplicateKey("pool")
+			}
+			seen221 |= 0x8
 			cborwire.String(d, &m.RBDPool)
 		case "user":
+			if seen221&0x10 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen221 |= 0x10
 			cborwire.String(d, &m.RadosUser)
 		case "keyring":
+			if seen221&0x20 != 0 {
+				d.DuplicateKey("keyring")
+			}
+			seen221 |= 0x20
 			cborwire.String(d, &m.Keyring)
 		case "secretRef":
-			if k183, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen221&0x40 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen221 |= 0x40
+			if k227, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -2162,12 +2982,16 @@ func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k183, m.SecretRef)
+				cborwire.Keep(d, k227, m.SecretRef)
 			}
 		case "readOnly":
+			if seen221&0x80 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen221 |= 0x80
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown222)
 		}
 	}
 	return d.Err()
@@ -2176,20 +3000,38 @@ func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CinderVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n184, ok := d.OpenMap("CinderVolumeSource")
+	n228, ok := d.OpenMap("CinderVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n184); i++ {
+	var seen229 uint64
+	var unknown230 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n228); i++ {
 		switch string(d.Key()) {
 		case "volumeID":
+			if seen229&0x1 != 0 {
+				d.DuplicateKey("volumeID")
+			}
+			seen229 |= 0x1
 			cborwire.String(d, &m.VolumeID)
 		case "fsType":
+			if seen229&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen229 |= 0x2
 			cborwire.String(d, &m.FSType)
 		case "readOnly":
+			if seen229&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen229 |= 0x4
 			cborwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if k185, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen229&0x8 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen229 |= 0x8
+			if k231, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -2198,10 +3040,10 @@ func (m *CinderVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k185, m.SecretRef)
+				cborwire.Keep(d, k231, m.SecretRef)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown230)
 		}
 	}
 	return d.Err()
@@ -2210,20 +3052,38 @@ func (m *CinderVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CinderPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n186, ok := d.OpenMap("CinderPersistentVolumeSource")
+	n232, ok := d.OpenMap("CinderPersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n186); i++ {
+	var seen233 uint64
+	var unknown234 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n232); i++ {
 		switch string(d.Key()) {
 		case "volumeID":
+			if seen233&0x1 != 0 {
+				d.DuplicateKey("volumeID")
+			}
+			seen233 |= 0x1
 			cborwire.String(d, &m.VolumeID)
 		case "fsType":
+			if seen233&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen233 |= 0x2
 			cborwire.String(d, &m.FSType)
 		case "readOnly":
+			if seen233&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen233 |= 0x4
 			cborwire.Bool(d, &m.ReadOnly)
 		case "secretRef":
-			if k187, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen233&0x8 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen233 |= 0x8
+			if k235, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -2232,10 +3092,10 @@ func (m *CinderPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k187, m.SecretRef)
+				cborwire.Keep(d, k235, m.SecretRef)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown234)
 		}
 	}
 	return d.Err()
@@ -2244,632 +3104,24 @@ func (m *CinderPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CephFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n188, ok := d.OpenMap("CephFSVolumeSource")
+	n236, ok := d.OpenMap("CephFSVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n188); i++ {
+	var seen237 uint64
+	var unknown238 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n236); i++ {
 		switch string(d.Key()) {
 		case "monitors":
-			if k189, ok := cborwire.ReuseSlice(d, &m.Monitors); !ok {
+			if seen237&0x1 != 0 {
+				d.DuplicateKey("monitors")
+			}
+			seen237 |= 0x1
+			if k239, ok := cborwire.ReuseSlice(d, &m.Monitors); !ok {
 				if d.Null() {
 					m.Monitors = nil
-				} else if n191, ok := d.OpenArray("[]string"); ok {
-					s190 := m.Monitors[:0]
-					if cap(s190) < n191 {
-						s190 = make([]string, 0, cborwire.SliceCap[string](d, n191))
-					}
-					at192 := d.Offset()
-					for i := 0; d.NextElem(i, n191); i++ {
-						s190 = cborwire.Grow(d, s190, n191, at192)
-						cborwire.String(d, &s190[i])
-					}
-					if len(s190) == 0 {
-						s190 = []string{}
-					}
-					m.Monitors = s190
-				}
-				cborwire.Keep(d, k189, m.Monitors)
-			}
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "user":
-			cborwire.String(d, &m.User)
-		case "secretFile":
-			cborwire.String(d, &m.SecretFile)
-		case "secretRef":
-			if k193, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k193, m.SecretRef)
-			}
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n194, ok := d.OpenMap("SecretReference")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n194); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "namespace":
-			cborwire.String(d, &m.Namespace)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *CephFSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n195, ok := d.OpenMap("CephFSPersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n195); i++ {
-		switch string(d.Key()) {
-		case "monitors":
-			if k196, ok := cborwire.ReuseSlice(d, &m.Monitors); !ok {
-				if d.Null() {
-					m.Monitors = nil
-				} else if n198, ok := d.OpenArray("[]string"); ok {
-					s197 := m.Monitors[:0]
-					if cap(s197) < n198 {
-						s197 = make([]string, 0, cborwire.SliceCap[string](d, n198))
-					}
-					at199 := d.Offset()
-					for i := 0; d.NextElem(i, n198); i++ {
-						s197 = cborwire.Grow(d, s197, n198, at199)
-						cborwire.String(d, &s197[i])
-					}
-					if len(s197) == 0 {
-						s197 = []string{}
-					}
-					m.Monitors = s197
-				}
-				cborwire.Keep(d, k196, m.Monitors)
-			}
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "user":
-			cborwire.String(d, &m.User)
-		case "secretFile":
-			cborwire.String(d, &m.SecretFile)
-		case "secretRef":
-			if k200, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k200, m.SecretRef)
-			}
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *FlockerVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n201, ok := d.OpenMap("FlockerVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n201); i++ {
-		switch string(d.Key()) {
-		case "datasetName":
-			cborwire.String(d, &m.DatasetName)
-		case "datasetUUID":
-			cborwire.String(d, &m.DatasetUUID)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *GCEPersistentDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n202, ok := d.OpenMap("GCEPersistentDiskVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n202); i++ {
-		switch string(d.Key()) {
-		case "pdName":
-			cborwire.String(d, &m.PDName)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "partition":
-			cborwire.Int(d, &m.Partition)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *QuobyteVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n203, ok := d.OpenMap("QuobyteVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n203); i++ {
-		switch string(d.Key()) {
-		case "registry":
-			cborwire.String(d, &m.Registry)
-		case "volume":
-			cborwire.String(d, &m.Volume)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "user":
-			cborwire.String(d, &m.User)
-		case "group":
-			cborwire.String(d, &m.Group)
-		case "tenant":
-			cborwire.String(d, &m.Tenant)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *FlexPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n204, ok := d.OpenMap("FlexPersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n204); i++ {
-		switch string(d.Key()) {
-		case "driver":
-			cborwire.String(d, &m.Driver)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "secretRef":
-			if k205, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k205, m.SecretRef)
-			}
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "options":
-			cborwire.StringMap(d, &m.Options)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *FlexVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n206, ok := d.OpenMap("FlexVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n206); i++ {
-		switch string(d.Key()) {
-		case "driver":
-			cborwire.String(d, &m.Driver)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "secretRef":
-			if k207, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k207, m.SecretRef)
-			}
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "options":
-			cborwire.StringMap(d, &m.Options)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AWSElasticBlockStoreVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n208, ok := d.OpenMap("AWSElasticBlockStoreVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n208); i++ {
-		switch string(d.Key()) {
-		case "volumeID":
-			cborwire.String(d, &m.VolumeID)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "partition":
-			cborwire.Int(d, &m.Partition)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *GitRepoVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n209, ok := d.OpenMap("GitRepoVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n209); i++ {
-		switch string(d.Key()) {
-		case "repository":
-			cborwire.String(d, &m.Repository)
-		case "revision":
-			cborwire.String(d, &m.Revision)
-		case "directory":
-			cborwire.String(d, &m.Directory)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n210, ok := d.OpenMap("SecretVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n210); i++ {
-		switch string(d.Key()) {
-		case "secretName":
-			cborwire.String(d, &m.SecretName)
-		case "items":
-			if k211, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n213, ok := d.OpenArray("[]KeyToPath"); ok {
-					s212 := m.Items[:0]
-					if cap(s212) < n213 {
-						s212 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n213))
-					}
-					at214 := d.Offset()
-					for i := 0; d.NextElem(i, n213); i++ {
-						s212 = cborwire.Grow(d, s212, n213, at214)
-						s212[i].DecodeCBOR(d)
-					}
-					if len(s212) == 0 {
-						s212 = []KeyToPath{}
-					}
-					m.Items = s212
-				}
-				cborwire.Keep(d, k211, m.Items)
-			}
-		case "defaultMode":
-			if k215, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
-				if d.Null() {
-					m.DefaultMode = nil
-				} else {
-					if m.DefaultMode == nil {
-						m.DefaultMode = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.DefaultMode)
-				}
-				cborwire.Keep(d, k215, m.DefaultMode)
-			}
-		case "optional":
-			if k216, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k216, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n217, ok := d.OpenMap("SecretProjection")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n217); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "items":
-			if k218, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n220, ok := d.OpenArray("[]KeyToPath"); ok {
-					s219 := m.Items[:0]
-					if cap(s219) < n220 {
-						s219 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n220))
-					}
-					at221 := d.Offset()
-					for i := 0; d.NextElem(i, n220); i++ {
-						s219 = cborwire.Grow(d, s219, n220, at221)
-						s219[i].DecodeCBOR(d)
-					}
-					if len(s219) == 0 {
-						s219 = []KeyToPath{}
-					}
-					m.Items = s219
-				}
-				cborwire.Keep(d, k218, m.Items)
-			}
-		case "optional":
-			if k222, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k222, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n223, ok := d.OpenMap("NFSVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n223); i++ {
-		switch string(d.Key()) {
-		case "server":
-			cborwire.String(d, &m.Server)
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n224, ok := d.OpenMap("ISCSIVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n224); i++ {
-		switch string(d.Key()) {
-		case "targetPortal":
-			cborwire.String(d, &m.TargetPortal)
-		case "iqn":
-			cborwire.String(d, &m.IQN)
-		case "lun":
-			cborwire.Int(d, &m.Lun)
-		case "iscsiInterface":
-			cborwire.String(d, &m.ISCSIInterface)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "portals":
-			if k225, ok := cborwire.ReuseSlice(d, &m.Portals); !ok {
-				if d.Null() {
-					m.Portals = nil
-				} else if n227, ok := d.OpenArray("[]string"); ok {
-					s226 := m.Portals[:0]
-					if cap(s226) < n227 {
-						s226 = make([]string, 0, cborwire.SliceCap[string](d, n227))
-					}
-					at228 := d.Offset()
-					for i := 0; d.NextElem(i, n227); i++ {
-						s226 = cborwire.Grow(d, s226, n227, at228)
-						cborwire.String(d, &s226[i])
-					}
-					if len(s226) == 0 {
-						s226 = []string{}
-					}
-					m.Portals = s226
-				}
-				cborwire.Keep(d, k225, m.Portals)
-			}
-		case "chapAuthDiscovery":
-			cborwire.Bool(d, &m.DiscoveryCHAPAuth)
-		case "chapAuthSession":
-			cborwire.Bool(d, &m.SessionCHAPAuth)
-		case "secretRef":
-			if k229, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k229, m.SecretRef)
-			}
-		case "initiatorName":
-			if k230, ok := cborwire.ReusePtr(d, &m.InitiatorName); !ok {
-				if d.Null() {
-					m.InitiatorName = nil
-				} else {
-					if m.InitiatorName == nil {
-						m.InitiatorName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.InitiatorName)
-				}
-				cborwire.Keep(d, k230, m.InitiatorName)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n231, ok := d.OpenMap("ISCSIPersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n231); i++ {
-		switch string(d.Key()) {
-		case "targetPortal":
-			cborwire.String(d, &m.TargetPortal)
-		case "iqn":
-			cborwire.String(d, &m.IQN)
-		case "lun":
-			cborwire.Int(d, &m.Lun)
-		case "iscsiInterface":
-			cborwire.String(d, &m.ISCSIInterface)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "portals":
-			if k232, ok := cborwire.ReuseSlice(d, &m.Portals); !ok {
-				if d.Null() {
-					m.Portals = nil
-				} else if n234, ok := d.OpenArray("[]string"); ok {
-					s233 := m.Portals[:0]
-					if cap(s233) < n234 {
-						s233 = make([]string, 0, cborwire.SliceCap[string](d, n234))
-					}
-					at235 := d.Offset()
-					for i := 0; d.NextElem(i, n234); i++ {
-						s233 = cborwire.Grow(d, s233, n234, at235)
-						cborwire.String(d, &s233[i])
-					}
-					if len(s233) == 0 {
-						s233 = []string{}
-					}
-					m.Portals = s233
-				}
-				cborwire.Keep(d, k232, m.Portals)
-			}
-		case "chapAuthDiscovery":
-			cborwire.Bool(d, &m.DiscoveryCHAPAuth)
-		case "chapAuthSession":
-			cborwire.Bool(d, &m.SessionCHAPAuth)
-		case "secretRef":
-			if k236, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k236, m.SecretRef)
-			}
-		case "initiatorName":
-			if k237, ok := cborwire.ReusePtr(d, &m.InitiatorName); !ok {
-				if d.Null() {
-					m.InitiatorName = nil
-				} else {
-					if m.InitiatorName == nil {
-						m.InitiatorName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.InitiatorName)
-				}
-				cborwire.Keep(d, k237, m.InitiatorName)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n238, ok := d.OpenMap("FCVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n238); i++ {
-		switch string(d.Key()) {
-		case "targetWWNs":
-			if k239, ok := cborwire.ReuseSlice(d, &m.TargetWWNs); !ok {
-				if d.Null() {
-					m.TargetWWNs = nil
 				} else if n241, ok := d.OpenArray("[]string"); ok {
-					s240 := m.TargetWWNs[:0]
+					s240 := m.Monitors[:0]
 					if cap(s240) < n241 {
 						s240 = make([]string, 0, cborwire.SliceCap[string](d, n241))
 					}
@@ -2881,259 +3133,34 @@ func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					if len(s240) == 0 {
 						s240 = []string{}
 					}
-					m.TargetWWNs = s240
+					m.Monitors = s240
 				}
-				cborwire.Keep(d, k239, m.TargetWWNs)
+				cborwire.Keep(d, k239, m.Monitors)
 			}
-		case "lun":
-			if k243, ok := cborwire.ReusePtr(d, &m.Lun); !ok {
-				if d.Null() {
-					m.Lun = nil
-				} else {
-					if m.Lun == nil {
-						m.Lun = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.Lun)
-				}
-				cborwire.Keep(d, k243, m.Lun)
+		case "path":
+			if seen237&0x2 != 0 {
+				d.DuplicateKey("path")
 			}
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "wwids":
-			if k244, ok := cborwire.ReuseSlice(d, &m.WWIDs); !ok {
-				if d.Null() {
-					m.WWIDs = nil
-				} else if n246, ok := d.OpenArray("[]string"); ok {
-					s245 := m.WWIDs[:0]
-					if cap(s245) < n246 {
-						s245 = make([]string, 0, cborwire.SliceCap[string](d, n246))
-					}
-					at247 := d.Offset()
-					for i := 0; d.NextElem(i, n246); i++ {
-						s245 = cborwire.Grow(d, s245, n246, at247)
-						cborwire.String(d, &s245[i])
-					}
-					if len(s245) == 0 {
-						s245 = []string{}
-					}
-					m.WWIDs = s245
-				}
-				cborwire.Keep(d, k244, m.WWIDs)
+			seen237 |= 0x2
+			cborwire.String(d, &m.Path)
+		case "user":
+			if seen237&0x4 != 0 {
+				d.DuplicateKey("user")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AzureFileVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n248, ok := d.OpenMap("AzureFileVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n248); i++ {
-		switch string(d.Key()) {
-		case "secretName":
-			cborwire.String(d, &m.SecretName)
-		case "shareName":
-			cborwire.String(d, &m.ShareName)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AzureFilePersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n249, ok := d.OpenMap("AzureFilePersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n249); i++ {
-		switch string(d.Key()) {
-		case "secretName":
-			cborwire.String(d, &m.SecretName)
-		case "shareName":
-			cborwire.String(d, &m.ShareName)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "secretNamespace":
-			if k250, ok := cborwire.ReusePtr(d, &m.SecretNamespace); !ok {
-				if d.Null() {
-					m.SecretNamespace = nil
-				} else {
-					if m.SecretNamespace == nil {
-						m.SecretNamespace = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.SecretNamespace)
-				}
-				cborwire.Keep(d, k250, m.SecretNamespace)
+			seen237 |= 0x4
+			cborwire.String(d, &m.User)
+		case "secretFile":
+			if seen237&0x8 != 0 {
+				d.DuplicateKey("secretFile")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *VsphereVirtualDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n251, ok := d.OpenMap("VsphereVirtualDiskVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n251); i++ {
-		switch string(d.Key()) {
-		case "volumePath":
-			cborwire.String(d, &m.VolumePath)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "storagePolicyName":
-			cborwire.String(d, &m.StoragePolicyName)
-		case "storagePolicyID":
-			cborwire.String(d, &m.StoragePolicyID)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PhotonPersistentDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n252, ok := d.OpenMap("PhotonPersistentDiskVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n252); i++ {
-		switch string(d.Key()) {
-		case "pdID":
-			cborwire.String(d, &m.PdID)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n253, ok := d.OpenMap("AzureDiskVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n253); i++ {
-		switch string(d.Key()) {
-		case "diskName":
-			cborwire.String(d, &m.DiskName)
-		case "diskURI":
-			cborwire.String(d, &m.DataDiskURI)
-		case "cachingMode":
-			if k254, ok := cborwire.ReusePtr(d, &m.CachingMode); !ok {
-				if d.Null() {
-					m.CachingMode = nil
-				} else {
-					if m.CachingMode == nil {
-						m.CachingMode = cborwire.NewString[AzureDataDiskCachingMode](d)
-					}
-					cborwire.String(d, m.CachingMode)
-				}
-				cborwire.Keep(d, k254, m.CachingMode)
-			}
-		case "fsType":
-			if k255, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
-				if d.Null() {
-					m.FSType = nil
-				} else {
-					if m.FSType == nil {
-						m.FSType = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.FSType)
-				}
-				cborwire.Keep(d, k255, m.FSType)
-			}
-		case "readOnly":
-			if k256, ok := cborwire.ReusePtr(d, &m.ReadOnly); !ok {
-				if d.Null() {
-					m.ReadOnly = nil
-				} else {
-					if m.ReadOnly == nil {
-						m.ReadOnly = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.ReadOnly)
-				}
-				cborwire.Keep(d, k256, m.ReadOnly)
-			}
-		case "kind":
-			if k257, ok := cborwire.ReusePtr(d, &m.Kind); !ok {
-				if d.Null() {
-					m.Kind = nil
-				} else {
-					if m.Kind == nil {
-						m.Kind = cborwire.NewString[AzureDataDiskKind](d)
-					}
-					cborwire.String(d, m.Kind)
-				}
-				cborwire.Keep(d, k257, m.Kind)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PortworxVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n258, ok := d.OpenMap("PortworxVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n258); i++ {
-		switch string(d.Key()) {
-		case "volumeID":
-			cborwire.String(d, &m.VolumeID)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n259, ok := d.OpenMap("ScaleIOVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n259); i++ {
-		switch string(d.Key()) {
-		case "gateway":
-			cborwire.String(d, &m.Gateway)
-		case "system":
-			cborwire.String(d, &m.System)
+			seen237 |= 0x8
+			cborwire.String(d, &m.SecretFile)
 		case "secretRef":
-			if k260, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen237&0x10 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen237 |= 0x10
+			if k243, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -3142,24 +3169,16 @@ func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k260, m.SecretRef)
+				cborwire.Keep(d, k243, m.SecretRef)
 			}
-		case "sslEnabled":
-			cborwire.Bool(d, &m.SSLEnabled)
-		case "protectionDomain":
-			cborwire.String(d, &m.ProtectionDomain)
-		case "storagePool":
-			cborwire.String(d, &m.StoragePool)
-		case "storageMode":
-			cborwire.String(d, &m.StorageMode)
-		case "volumeName":
-			cborwire.String(d, &m.VolumeName)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
 		case "readOnly":
+			if seen237&0x20 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen237 |= 0x20
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown238)
 		}
 	}
 	return d.Err()
@@ -3167,19 +3186,94 @@ func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n261, ok := d.OpenMap("ScaleIOPersistentVolumeSource")
+func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n244, ok := d.OpenMap("SecretReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n261); i++ {
+	var seen245 uint64
+	var unknown246 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n244); i++ {
 		switch string(d.Key()) {
-		case "gateway":
-			cborwire.String(d, &m.Gateway)
-		case "system":
-			cborwire.String(d, &m.System)
+		case "name":
+			if seen245&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen245 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "namespace":
+			if seen245&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen245 |= 0x2
+			cborwire.String(d, &m.Namespace)
+		default:
+			d.SkipUnknown(&unknown246)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CephFSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n247, ok := d.OpenMap("CephFSPersistentVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen248 uint64
+	var unknown249 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n247); i++ {
+		switch string(d.Key()) {
+		case "monitors":
+			if seen248&0x1 != 0 {
+				d.DuplicateKey("monitors")
+			}
+			seen248 |= 0x1
+			if k250, ok := cborwire.ReuseSlice(d, &m.Monitors); !ok {
+				if d.Null() {
+					m.Monitors = nil
+				} else if n252, ok := d.OpenArray("[]string"); ok {
+					s251 := m.Monitors[:0]
+					if cap(s251) < n252 {
+						s251 = make([]string, 0, cborwire.SliceCap[string](d, n252))
+					}
+					at253 := d.Offset()
+					for i := 0; d.NextElem(i, n252); i++ {
+						s251 = cborwire.Grow(d, s251, n252, at253)
+						cborwire.String(d, &s251[i])
+					}
+					if len(s251) == 0 {
+						s251 = []string{}
+					}
+					m.Monitors = s251
+				}
+				cborwire.Keep(d, k250, m.Monitors)
+			}
+		case "path":
+			if seen248&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen248 |= 0x2
+			cborwire.String(d, &m.Path)
+		case "user":
+			if seen248&0x4 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen248 |= 0x4
+			cborwire.String(d, &m.User)
+		case "secretFile":
+			if seen248&0x8 != 0 {
+				d.DuplicateKey("secretFile")
+			}
+			seen248 |= 0x8
+			cborwire.String(d, &m.SecretFile)
 		case "secretRef":
-			if k262, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen248&0x10 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen248 |= 0x10
+			if k254, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -3188,24 +3282,16 @@ func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k262, m.SecretRef)
+				cborwire.Keep(d, k254, m.SecretRef)
 			}
-		case "sslEnabled":
-			cborwire.Bool(d, &m.SSLEnabled)
-		case "protectionDomain":
-			cborwire.String(d, &m.ProtectionDomain)
-		case "storagePool":
-			cborwire.String(d, &m.StoragePool)
-		case "storageMode":
-			cborwire.String(d, &m.StorageMode)
-		case "volumeName":
-			cborwire.String(d, &m.VolumeName)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
 		case "readOnly":
+			if seen248&0x20 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen248 |= 0x20
 			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown249)
 		}
 	}
 	return d.Err()
@@ -3213,23 +3299,217 @@ func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *StorageOSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n263, ok := d.OpenMap("StorageOSVolumeSource")
+func (m *FlockerVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n255, ok := d.OpenMap("FlockerVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n263); i++ {
+	var seen256 uint64
+	var unknown257 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n255); i++ {
 		switch string(d.Key()) {
-		case "volumeName":
-			cborwire.String(d, &m.VolumeName)
-		case "volumeNamespace":
-			cborwire.String(d, &m.VolumeNamespace)
+		case "datasetName":
+			if seen256&0x1 != 0 {
+				d.DuplicateKey("datasetName")
+			}
+			seen256 |= 0x1
+			cborwire.String(d, &m.DatasetName)
+		case "datasetUUID":
+			if seen256&0x2 != 0 {
+				d.DuplicateKey("datasetUUID")
+			}
+			seen256 |= 0x2
+			cborwire.String(d, &m.DatasetUUID)
+		default:
+			d.SkipUnknown(&unknown257)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GCEPersistentDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n258, ok := d.OpenMap("GCEPersistentDiskVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen259 uint64
+	var unknown260 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n258); i++ {
+		switch string(d.Key()) {
+		case "pdName":
+			if seen259&0x1 != 0 {
+				d.DuplicateKey("pdName")
+			}
+			seen259 |= 0x1
+			cborwire.String(d, &m.PDName)
 		case "fsType":
+			if seen259&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen259 |= 0x2
 			cborwire.String(d, &m.FSType)
+		case "partition":
+			if seen259&0x4 != 0 {
+				d.DuplicateKey("partition")
+			}
+			seen259 |= 0x4
+			cborwire.Int(d, &m.Partition)
 		case "readOnly":
+			if seen259&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen259 |= 0x8
 			cborwire.Bool(d, &m.ReadOnly)
+		default:
+			d.SkipUnknown(&unknown260)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *QuobyteVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n261, ok := d.OpenMap("QuobyteVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen262 uint64
+	var unknown263 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n261); i++ {
+		switch string(d.Key()) {
+		case "registry":
+			if seen262&0x1 != 0 {
+				d.DuplicateKey("registry")
+			}
+			seen262 |= 0x1
+			cborwire.String(d, &m.Registry)
+		case "volume":
+			if seen262&0x2 != 0 {
+				d.DuplicateKey("volume")
+			}
+			seen262 |= 0x2
+			cborwire.String(d, &m.Volume)
+		case "readOnly":
+			if seen262&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen262 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
+		case "user":
+			if seen262&0x8 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen262 |= 0x8
+			cborwire.String(d, &m.User)
+		case "group":
+			if seen262&0x10 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen262 |= 0x10
+			cborwire.String(d, &m.Group)
+		case "tenant":
+			if seen262&0x20 != 0 {
+				d.DuplicateKey("tenant")
+			}
+			seen262 |= 0x20
+			cborwire.String(d, &m.Tenant)
+		default:
+			d.SkipUnknown(&unknown263)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *FlexPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n264, ok := d.OpenMap("FlexPersistentVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen265 uint64
+	var unknown266 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n264); i++ {
+		switch string(d.Key()) {
+		case "driver":
+			if seen265&0x1 != 0 {
+				d.DuplicateKey("driver")
+			}
+			seen265 |= 0x1
+			cborwire.String(d, &m.Driver)
+		case "fsType":
+			if seen265&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen265 |= 0x2
+			cborwire.String(d, &m.FSType)
 		case "secretRef":
-			if k264, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen265&0x4 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen265 |= 0x4
+			if k267, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k267, m.SecretRef)
+			}
+		case "readOnly":
+			if seen265&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen265 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		case "options":
+			if seen265&0x10 != 0 {
+				d.DuplicateKey("options")
+			}
+			seen265 |= 0x10
+			cborwire.StringMap(d, &m.Options)
+		default:
+			d.SkipUnknown(&unknown266)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *FlexVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n268, ok := d.OpenMap("FlexVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen269 uint64
+	var unknown270 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n268); i++ {
+		switch string(d.Key()) {
+		case "driver":
+			if seen269&0x1 != 0 {
+				d.DuplicateKey("driver")
+			}
+			seen269 |= 0x1
+			cborwire.String(d, &m.Driver)
+		case "fsType":
+			if seen269&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen269 |= 0x2
+			cborwire.String(d, &m.FSType)
+		case "secretRef":
+			if seen269&0x4 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen269 |= 0x4
+			if k271, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
@@ -3238,46 +3518,22 @@ func (m *StorageOSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k264, m.SecretRef)
+				cborwire.Keep(d, k271, m.SecretRef)
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *StorageOSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n265, ok := d.OpenMap("StorageOSPersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n265); i++ {
-		switch string(d.Key()) {
-		case "volumeName":
-			cborwire.String(d, &m.VolumeName)
-		case "volumeNamespace":
-			cborwire.String(d, &m.VolumeNamespace)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
 		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "secretRef":
-			if k266, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
-				if d.Null() {
-					m.SecretRef = nil
-				} else {
-					if m.SecretRef == nil {
-						m.SecretRef = new(ObjectReference)
-					}
-					(*m.SecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k266, m.SecretRef)
+			if seen269&0x8 != 0 {
+				d.DuplicateKey("readOnly")
 			}
+			seen269 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		case "options":
+			if seen269&0x10 != 0 {
+				d.DuplicateKey("options")
+			}
+			seen269 |= 0x10
+			cborwire.StringMap(d, &m.Options)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown270)
 		}
 	}
 	return d.Err()
@@ -3285,38 +3541,130 @@ func (m *StorageOSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n267, ok := d.OpenMap("ConfigMapVolumeSource")
+func (m *AWSElasticBlockStoreVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n272, ok := d.OpenMap("AWSElasticBlockStoreVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n267); i++ {
+	var seen273 uint64
+	var unknown274 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n272); i++ {
 		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "volumeID":
+			if seen273&0x1 != 0 {
+				d.DuplicateKey("volumeID")
+			}
+			seen273 |= 0x1
+			cborwire.String(d, &m.VolumeID)
+		case "fsType":
+			if seen273&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen273 |= 0x2
+			cborwire.String(d, &m.FSType)
+		case "partition":
+			if seen273&0x4 != 0 {
+				d.DuplicateKey("partition")
+			}
+			seen273 |= 0x4
+			cborwire.Int(d, &m.Partition)
+		case "readOnly":
+			if seen273&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen273 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		default:
+			d.SkipUnknown(&unknown274)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GitRepoVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n275, ok := d.OpenMap("GitRepoVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen276 uint64
+	var unknown277 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n275); i++ {
+		switch string(d.Key()) {
+		case "repository":
+			if seen276&0x1 != 0 {
+				d.DuplicateKey("repository")
+			}
+			seen276 |= 0x1
+			cborwire.String(d, &m.Repository)
+		case "revision":
+			if seen276&0x2 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen276 |= 0x2
+			cborwire.String(d, &m.Revision)
+		case "directory":
+			if seen276&0x4 != 0 {
+				d.DuplicateKey("directory")
+			}
+			seen276 |= 0x4
+			cborwire.String(d, &m.Directory)
+		default:
+			d.SkipUnknown(&unknown277)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n278, ok := d.OpenMap("SecretVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen279 uint64
+	var unknown280 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n278); i++ {
+		switch string(d.Key()) {
+		case "secretName":
+			if seen279&0x1 != 0 {
+				d.DuplicateKey("secretName")
+			}
+			seen279 |= 0x1
+			cborwire.String(d, &m.SecretName)
 		case "items":
-			if k268, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen279&0x2 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen279 |= 0x2
+			if k281, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n270, ok := d.OpenArray("[]KeyToPath"); ok {
-					s269 := m.Items[:0]
-					if cap(s269) < n270 {
-						s269 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n270))
+				} else if n283, ok := d.OpenArray("[]KeyToPath"); ok {
+					s282 := m.Items[:0]
+					if cap(s282) < n283 {
+						s282 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n283))
 					}
-					at271 := d.Offset()
-					for i := 0; d.NextElem(i, n270); i++ {
-						s269 = cborwire.Grow(d, s269, n270, at271)
-						s269[i].DecodeCBOR(d)
+					at284 := d.Offset()
+					for i := 0; d.NextElem(i, n283); i++ {
+						s282 = cborwire.Grow(d, s282, n283, at284)
+						s282[i].DecodeCBOR(d)
 					}
-					if len(s269) == 0 {
-						s269 = []KeyToPath{}
+					if len(s282) == 0 {
+						s282 = []KeyToPath{}
 					}
-					m.Items = s269
+					m.Items = s282
 				}
-				cborwire.Keep(d, k268, m.Items)
+				cborwire.Keep(d, k281, m.Items)
 			}
 		case "defaultMode":
-			if k272, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
+			if seen279&0x4 != 0 {
+				d.DuplicateKey("defaultMode")
+			}
+			seen279 |= 0x4
+			if k285, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
 				if d.Null() {
 					m.DefaultMode = nil
 				} else {
@@ -3325,156 +3673,13 @@ func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
-				cborwire.Keep(d, k272, m.DefaultMode)
+				cborwire.Keep(d, k285, m.DefaultMode)
 			}
 		case "optional":
-			if k273, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k273, m.Optional)
+			if seen279&0x8 != 0 {
+				d.DuplicateKey("optional")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ConfigMapProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n274, ok := d.OpenMap("ConfigMapProjection")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n274); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "items":
-			if k275, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n277, ok := d.OpenArray("[]KeyToPath"); ok {
-					s276 := m.Items[:0]
-					if cap(s276) < n277 {
-						s276 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n277))
-					}
-					at278 := d.Offset()
-					for i := 0; d.NextElem(i, n277); i++ {
-						s276 = cborwire.Grow(d, s276, n277, at278)
-						s276[i].DecodeCBOR(d)
-					}
-					if len(s276) == 0 {
-						s276 = []KeyToPath{}
-					}
-					m.Items = s276
-				}
-				cborwire.Keep(d, k275, m.Items)
-			}
-		case "optional":
-			if k279, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k279, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceAccountTokenProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n280, ok := d.OpenMap("ServiceAccountTokenProjection")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n280); i++ {
-		switch string(d.Key()) {
-		case "audience":
-			cborwire.String(d, &m.Audience)
-		case "expirationSeconds":
-			if k281, ok := cborwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
-				if d.Null() {
-					m.ExpirationSeconds = nil
-				} else {
-					if m.ExpirationSeconds == nil {
-						m.ExpirationSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.ExpirationSeconds)
-				}
-				cborwire.Keep(d, k281, m.ExpirationSeconds)
-			}
-		case "path":
-			cborwire.String(d, &m.Path)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n282, ok := d.OpenMap("ClusterTrustBundleProjection")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n282); i++ {
-		switch string(d.Key()) {
-		case "name":
-			if k283, ok := cborwire.ReusePtr(d, &m.Name); !ok {
-				if d.Null() {
-					m.Name = nil
-				} else {
-					if m.Name == nil {
-						m.Name = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.Name)
-				}
-				cborwire.Keep(d, k283, m.Name)
-			}
-		case "signerName":
-			if k284, ok := cborwire.ReusePtr(d, &m.SignerName); !ok {
-				if d.Null() {
-					m.SignerName = nil
-				} else {
-					if m.SignerName == nil {
-						m.SignerName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.SignerName)
-				}
-				cborwire.Keep(d, k284, m.SignerName)
-			}
-		case "labelSelector":
-			if k285, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
-				if d.Null() {
-					m.LabelSelector = nil
-				} else {
-					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
-					}
-					(*m.LabelSelector).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k285, m.LabelSelector)
-			}
-		case "optional":
+			seen279 |= 0x8
 			if k286, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
 				if d.Null() {
 					m.Optional = nil
@@ -3486,10 +3691,8 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 				}
 				cborwire.Keep(d, k286, m.Optional)
 			}
-		case "path":
-			cborwire.String(d, &m.Path)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown280)
 		}
 	}
 	return d.Err()
@@ -3497,61 +3700,33 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *PodCertificateProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n287, ok := d.OpenMap("PodCertificateProjection")
+func (m *SecretProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n287, ok := d.OpenMap("SecretProjection")
 	if !ok {
 		return d.Err()
 	}
+	var seen288 uint64
+	var unknown289 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n287); i++ {
 		switch string(d.Key()) {
-		case "signerName":
-			cborwire.String(d, &m.SignerName)
-		case "keyType":
-			cborwire.String(d, &m.KeyType)
-		case "maxExpirationSeconds":
-			if k288, ok := cborwire.ReusePtr(d, &m.MaxExpirationSeconds); !ok {
-				if d.Null() {
-					m.MaxExpirationSeconds = nil
-				} else {
-					if m.MaxExpirationSeconds == nil {
-						m.MaxExpirationSeconds = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.MaxExpirationSeconds)
-				}
-				cborwire.Keep(d, k288, m.MaxExpirationSeconds)
+		case "name":
+			if seen288&0x1 != 0 {
+				d.DuplicateKey("name")
 			}
-		case "credentialBundlePath":
-			cborwire.String(d, &m.CredentialBundlePath)
-		case "keyPath":
-			cborwire.String(d, &m.KeyPath)
-		case "certificateChainPath":
-			cborwire.String(d, &m.CertificateChainPath)
-		case "userAnnotations":
-			cborwire.StringMap(d, &m.UserAnnotations)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n289, ok := d.OpenMap("ProjectedVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n289); i++ {
-		switch string(d.Key()) {
-		case "sources":
-			if k290, ok := cborwire.ReuseSlice(d, &m.Sources); !ok {
+			seen288 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "items":
+			if seen288&0x2 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen288 |= 0x2
+			if k290, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
-					m.Sources = nil
-				} else if n292, ok := d.OpenArray("[]VolumeProjection"); ok {
-					s291 := m.Sources[:0]
+					m.Items = nil
+				} else if n292, ok := d.OpenArray("[]KeyToPath"); ok {
+					s291 := m.Items[:0]
 					if cap(s291) < n292 {
-						s291 = make([]VolumeProjection, 0, cborwire.SliceCap[VolumeProjection](d, n292))
+						s291 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n292))
 					}
 					at293 := d.Offset()
 					for i := 0; d.NextElem(i, n292); i++ {
@@ -3559,26 +3734,30 @@ func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 						s291[i].DecodeCBOR(d)
 					}
 					if len(s291) == 0 {
-						s291 = []VolumeProjection{}
+						s291 = []KeyToPath{}
 					}
-					m.Sources = s291
+					m.Items = s291
 				}
-				cborwire.Keep(d, k290, m.Sources)
+				cborwire.Keep(d, k290, m.Items)
 			}
-		case "defaultMode":
-			if k294, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
+		case "optional":
+			if seen288&0x4 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen288 |= 0x4
+			if k294, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
 				if d.Null() {
-					m.DefaultMode = nil
+					m.Optional = nil
 				} else {
-					if m.DefaultMode == nil {
-						m.DefaultMode = cborwire.NewScalar[int32](d)
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
 					}
-					cborwire.Int(d, m.DefaultMode)
+					cborwire.Bool(d, m.Optional)
 				}
-				cborwire.Keep(d, k294, m.DefaultMode)
+				cborwire.Keep(d, k294, m.Optional)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown289)
 		}
 	}
 	return d.Err()
@@ -3586,87 +3765,35 @@ func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n295, ok := d.OpenMap("VolumeProjection")
+func (m *NFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n295, ok := d.OpenMap("NFSVolumeSource")
 	if !ok {
 		return d.Err()
 	}
+	var seen296 uint64
+	var unknown297 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n295); i++ {
 		switch string(d.Key()) {
-		case "secret":
-			if k296, ok := cborwire.ReusePtr(d, &m.Secret); !ok {
-				if d.Null() {
-					m.Secret = nil
-				} else {
-					if m.Secret == nil {
-						m.Secret = new(SecretProjection)
-					}
-					(*m.Secret).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k296, m.Secret)
+		case "server":
+			if seen296&0x1 != 0 {
+				d.DuplicateKey("server")
 			}
-		case "downwardAPI":
-			if k297, ok := cborwire.ReusePtr(d, &m.DownwardAPI); !ok {
-				if d.Null() {
-					m.DownwardAPI = nil
-				} else {
-					if m.DownwardAPI == nil {
-						m.DownwardAPI = new(DownwardAPIProjection)
-					}
-					(*m.DownwardAPI).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k297, m.DownwardAPI)
+			seen296 |= 0x1
+			cborwire.String(d, &m.Server)
+		case "path":
+			if seen296&0x2 != 0 {
+				d.DuplicateKey("path")
 			}
-		case "configMap":
-			if k298, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
-				if d.Null() {
-					m.ConfigMap = nil
-				} else {
-					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapProjection)
-					}
-					(*m.ConfigMap).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k298, m.ConfigMap)
+			seen296 |= 0x2
+			cborwire.String(d, &m.Path)
+		case "readOnly":
+			if seen296&0x4 != 0 {
+				d.DuplicateKey("readOnly")
 			}
-		case "serviceAccountToken":
-			if k299, ok := cborwire.ReusePtr(d, &m.ServiceAccountToken); !ok {
-				if d.Null() {
-					m.ServiceAccountToken = nil
-				} else {
-					if m.ServiceAccountToken == nil {
-						m.ServiceAccountToken = new(ServiceAccountTokenProjection)
-					}
-					(*m.ServiceAccountToken).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k299, m.ServiceAccountToken)
-			}
-		case "clusterTrustBundle":
-			if k300, ok := cborwire.ReusePtr(d, &m.ClusterTrustBundle); !ok {
-				if d.Null() {
-					m.ClusterTrustBundle = nil
-				} else {
-					if m.ClusterTrustBundle == nil {
-						m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
-					}
-					(*m.ClusterTrustBundle).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k300, m.ClusterTrustBundle)
-			}
-		case "podCertificate":
-			if k301, ok := cborwire.ReusePtr(d, &m.PodCertificate); !ok {
-				if d.Null() {
-					m.PodCertificate = nil
-				} else {
-					if m.PodCertificate == nil {
-						m.PodCertificate = new(PodCertificateProjection)
-					}
-					(*m.PodCertificate).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k301, m.PodCertificate)
-			}
+			seen296 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown297)
 		}
 	}
 	return d.Err()
@@ -3674,49 +3801,551 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *KeyToPath) DecodeCBOR(d *cborwire.Decoder) error {
-	n302, ok := d.OpenMap("KeyToPath")
+func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n298, ok := d.OpenMap("ISCSIVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n302); i++ {
+	var seen299 uint64
+	var unknown300 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n298); i++ {
 		switch string(d.Key()) {
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "mode":
-			if k303, ok := cborwire.ReusePtr(d, &m.Mode); !ok {
-				if d.Null() {
-					m.Mode = nil
-				} else {
-					if m.Mode == nil {
-						m.Mode = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.Mode)
-				}
-				cborwire.Keep(d, k303, m.Mode)
+		case "targetPortal":
+			if seen299&0x1 != 0 {
+				d.DuplicateKey("targetPortal")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LocalVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n304, ok := d.OpenMap("LocalVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n304); i++ {
-		switch string(d.Key()) {
-		case "path":
-			cborwire.String(d, &m.Path)
+			seen299 |= 0x1
+			cborwire.String(d, &m.TargetPortal)
+		case "iqn":
+			if seen299&0x2 != 0 {
+				d.DuplicateKey("iqn")
+			}
+			seen299 |= 0x2
+			cborwire.String(d, &m.IQN)
+		case "lun":
+			if seen299&0x4 != 0 {
+				d.DuplicateKey("lun")
+			}
+			seen299 |= 0x4
+			cborwire.Int(d, &m.Lun)
+		case "iscsiInterface":
+			if seen299&0x8 != 0 {
+				d.DuplicateKey("iscsiInterface")
+			}
+			seen299 |= 0x8
+			cborwire.String(d, &m.ISCSIInterface)
 		case "fsType":
-			if k305, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
+			if seen299&0x10 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen299 |= 0x10
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen299&0x20 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen299 |= 0x20
+			cborwire.Bool(d, &m.ReadOnly)
+		case "portals":
+			if seen299&0x40 != 0 {
+				d.DuplicateKey("portals")
+			}
+			seen299 |= 0x40
+			if k301, ok := cborwire.ReuseSlice(d, &m.Portals); !ok {
+				if d.Null() {
+					m.Portals = nil
+				} else if n303, ok := d.OpenArray("[]string"); ok {
+					s302 := m.Portals[:0]
+					if cap(s302) < n303 {
+						s302 = make([]string, 0, cborwire.SliceCap[string](d, n303))
+					}
+					at304 := d.Offset()
+					for i := 0; d.NextElem(i, n303); i++ {
+						s302 = cborwire.Grow(d, s302, n303, at304)
+						cborwire.String(d, &s302[i])
+					}
+					if len(s302) == 0 {
+						s302 = []string{}
+					}
+					m.Portals = s302
+				}
+				cborwire.Keep(d, k301, m.Portals)
+			}
+		case "chapAuthDiscovery":
+			if seen299&0x80 != 0 {
+				d.DuplicateKey("chapAuthDiscovery")
+			}
+			seen299 |= 0x80
+			cborwire.Bool(d, &m.DiscoveryCHAPAuth)
+		case "chapAuthSession":
+			if seen299&0x100 != 0 {
+				d.DuplicateKey("chapAuthSession")
+			}
+			seen299 |= 0x100
+			cborwire.Bool(d, &m.SessionCHAPAuth)
+		case "secretRef":
+			if seen299&0x200 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen299 |= 0x200
+			if k305, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k305, m.SecretRef)
+			}
+		case "initiatorName":
+			if seen299&0x400 != 0 {
+				d.DuplicateKey("initiatorName")
+			}
+			seen299 |= 0x400
+			if k306, ok := cborwire.ReusePtr(d, &m.InitiatorName); !ok {
+				if d.Null() {
+					m.InitiatorName = nil
+				} else {
+					if m.InitiatorName == nil {
+						m.InitiatorName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.InitiatorName)
+				}
+				cborwire.Keep(d, k306, m.InitiatorName)
+			}
+		default:
+			d.SkipUnknown(&unknown300)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n307, ok := d.OpenMap("ISCSIPersistentVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen308 uint64
+	var unknown309 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n307); i++ {
+		switch string(d.Key()) {
+		case "targetPortal":
+			if seen308&0x1 != 0 {
+				d.DuplicateKey("targetPortal")
+			}
+			seen308 |= 0x1
+			cborwire.String(d, &m.TargetPortal)
+		case "iqn":
+			if seen308&0x2 != 0 {
+				d.DuplicateKey("iqn")
+			}
+			seen308 |= 0x2
+			cborwire.String(d, &m.IQN)
+		case "lun":
+			if seen308&0x4 != 0 {
+				d.DuplicateKey("lun")
+			}
+			seen308 |= 0x4
+			cborwire.Int(d, &m.Lun)
+		case "iscsiInterface":
+			if seen308&0x8 != 0 {
+				d.DuplicateKey("iscsiInterface")
+			}
+			seen308 |= 0x8
+			cborwire.String(d, &m.ISCSIInterface)
+		case "fsType":
+			if seen308&0x10 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen308 |= 0x10
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen308&0x20 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen308 |= 0x20
+			cborwire.Bool(d, &m.ReadOnly)
+		case "portals":
+			if seen308&0x40 != 0 {
+				d.DuplicateKey("portals")
+			}
+			seen308 |= 0x40
+			if k310, ok := cborwire.ReuseSlice(d, &m.Portals); !ok {
+				if d.Null() {
+					m.Portals = nil
+				} else if n312, ok := d.OpenArray("[]string"); ok {
+					s311 := m.Portals[:0]
+					if cap(s311) < n312 {
+						s311 = make([]string, 0, cborwire.SliceCap[string](d, n312))
+					}
+					at313 := d.Offset()
+					for i := 0; d.NextElem(i, n312); i++ {
+						s311 = cborwire.Grow(d, s311, n312, at313)
+						cborwire.String(d, &s311[i])
+					}
+					if len(s311) == 0 {
+						s311 = []string{}
+					}
+					m.Portals = s311
+				}
+				cborwire.Keep(d, k310, m.Portals)
+			}
+		case "chapAuthDiscovery":
+			if seen308&0x80 != 0 {
+				d.DuplicateKey("chapAuthDiscovery")
+			}
+			seen308 |= 0x80
+			cborwire.Bool(d, &m.DiscoveryCHAPAuth)
+		case "chapAuthSession":
+			if seen308&0x100 != 0 {
+				d.DuplicateKey("chapAuthSession")
+			}
+			seen308 |= 0x100
+			cborwire.Bool(d, &m.SessionCHAPAuth)
+		case "secretRef":
+			if seen308&0x200 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen308 |= 0x200
+			if k314, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k314, m.SecretRef)
+			}
+		case "initiatorName":
+			if seen308&0x400 != 0 {
+				d.DuplicateKey("initiatorName")
+			}
+			seen308 |= 0x400
+			if k315, ok := cborwire.ReusePtr(d, &m.InitiatorName); !ok {
+				if d.Null() {
+					m.InitiatorName = nil
+				} else {
+					if m.InitiatorName == nil {
+						m.InitiatorName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.InitiatorName)
+				}
+				cborwire.Keep(d, k315, m.InitiatorName)
+			}
+		default:
+			d.SkipUnknown(&unknown309)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *FCVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n316, ok := d.OpenMap("FCVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen317 uint64
+	var unknown318 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n316); i++ {
+		switch string(d.Key()) {
+		case "targetWWNs":
+			if seen317&0x1 != 0 {
+				d.DuplicateKey("targetWWNs")
+			}
+			seen317 |= 0x1
+			if k319, ok := cborwire.ReuseSlice(d, &m.TargetWWNs); !ok {
+				if d.Null() {
+					m.TargetWWNs = nil
+				} else if n321, ok := d.OpenArray("[]string"); ok {
+					s320 := m.TargetWWNs[:0]
+					if cap(s320) < n321 {
+						s320 = make([]string, 0, cborwire.SliceCap[string](d, n321))
+					}
+					at322 := d.Offset()
+					for i := 0; d.NextElem(i, n321); i++ {
+						s320 = cborwire.Grow(d, s320, n321, at322)
+						cborwire.String(d, &s320[i])
+					}
+					if len(s320) == 0 {
+						s320 = []string{}
+					}
+					m.TargetWWNs = s320
+				}
+				cborwire.Keep(d, k319, m.TargetWWNs)
+			}
+		case "lun":
+			if seen317&0x2 != 0 {
+				d.DuplicateKey("lun")
+			}
+			seen317 |= 0x2
+			if k323, ok := cborwire.ReusePtr(d, &m.Lun); !ok {
+				if d.Null() {
+					m.Lun = nil
+				} else {
+					if m.Lun == nil {
+						m.Lun = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.Lun)
+				}
+				cborwire.Keep(d, k323, m.Lun)
+			}
+		case "fsType":
+			if seen317&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen317 |= 0x4
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen317&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen317 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		case "wwids":
+			if seen317&0x10 != 0 {
+				d.DuplicateKey("wwids")
+			}
+			seen317 |= 0x10
+			if k324, ok := cborwire.ReuseSlice(d, &m.WWIDs); !ok {
+				if d.Null() {
+					m.WWIDs = nil
+				} else if n326, ok := d.OpenArray("[]string"); ok {
+					s325 := m.WWIDs[:0]
+					if cap(s325) < n326 {
+						s325 = make([]string, 0, cborwire.SliceCap[string](d, n326))
+					}
+					at327 := d.Offset()
+					for i := 0; d.NextElem(i, n326); i++ {
+						s325 = cborwire.Grow(d, s325, n326, at327)
+						cborwire.String(d, &s325[i])
+					}
+					if len(s325) == 0 {
+						s325 = []string{}
+					}
+					m.WWIDs = s325
+				}
+				cborwire.Keep(d, k324, m.WWIDs)
+			}
+		default:
+			d.SkipUnknown(&unknown318)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AzureFileVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n328, ok := d.OpenMap("AzureFileVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen329 uint64
+	var unknown330 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n328); i++ {
+		switch string(d.Key()) {
+		case "secretName":
+			if seen329&0x1 != 0 {
+				d.DuplicateKey("secretName")
+			}
+			seen329 |= 0x1
+			cborwire.String(d, &m.SecretName)
+		case "shareName":
+			if seen329&0x2 != 0 {
+				d.DuplicateKey("shareName")
+			}
+			seen329 |= 0x2
+			cborwire.String(d, &m.ShareName)
+		case "readOnly":
+			if seen329&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen329 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
+		default:
+			d.SkipUnknown(&unknown330)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AzureFilePersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n331, ok := d.OpenMap("AzureFilePersistentVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen332 uint64
+	var unknown333 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n331); i++ {
+		switch string(d.Key()) {
+		case "secretName":
+			if seen332&0x1 != 0 {
+				d.DuplicateKey("secretName")
+			}
+			seen332 |= 0x1
+			cborwire.String(d, &m.SecretName)
+		case "shareName":
+			if seen332&0x2 != 0 {
+				d.DuplicateKey("shareName")
+			}
+			seen332 |= 0x2
+			cborwire.String(d, &m.ShareName)
+		case "readOnly":
+			if seen332&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen332 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
+		case "secretNamespace":
+			if seen332&0x8 != 0 {
+				d.DuplicateKey("secretNamespace")
+			}
+			seen332 |= 0x8
+			if k334, ok := cborwire.ReusePtr(d, &m.SecretNamespace); !ok {
+				if d.Null() {
+					m.SecretNamespace = nil
+				} else {
+					if m.SecretNamespace == nil {
+						m.SecretNamespace = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.SecretNamespace)
+				}
+				cborwire.Keep(d, k334, m.SecretNamespace)
+			}
+		default:
+			d.SkipUnknown(&unknown333)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VsphereVirtualDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n335, ok := d.OpenMap("VsphereVirtualDiskVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen336 uint64
+	var unknown337 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n335); i++ {
+		switch string(d.Key()) {
+		case "volumePath":
+			if seen336&0x1 != 0 {
+				d.DuplicateKey("volumePath")
+			}
+			seen336 |= 0x1
+			cborwire.String(d, &m.VolumePath)
+		case "fsType":
+			if seen336&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen336 |= 0x2
+			cborwire.String(d, &m.FSType)
+		case "storagePolicyName":
+			if seen336&0x4 != 0 {
+				d.DuplicateKey("storagePolicyName")
+			}
+			seen336 |= 0x4
+			cborwire.String(d, &m.StoragePolicyName)
+		case "storagePolicyID":
+			if seen336&0x8 != 0 {
+				d.DuplicateKey("storagePolicyID")
+			}
+			seen336 |= 0x8
+			cborwire.String(d, &m.StoragePolicyID)
+		default:
+			d.SkipUnknown(&unknown337)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PhotonPersistentDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n338, ok := d.OpenMap("PhotonPersistentDiskVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen339 uint64
+	var unknown340 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n338); i++ {
+		switch string(d.Key()) {
+		case "pdID":
+			if seen339&0x1 != 0 {
+				d.DuplicateKey("pdID")
+			}
+			seen339 |= 0x1
+			cborwire.String(d, &m.PdID)
+		case "fsType":
+			if seen339&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen339 |= 0x2
+			cborwire.String(d, &m.FSType)
+		default:
+			d.SkipUnknown(&unknown340)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AzureDiskVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n341, ok := d.OpenMap("AzureDiskVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen342 uint64
+	var unknown343 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n341); i++ {
+		switch string(d.Key()) {
+		case "diskName":
+			if seen342&0x1 != 0 {
+				d.DuplicateKey("diskName")
+			}
+			seen342 |= 0x1
+			cborwire.String(d, &m.DiskName)
+		case "diskURI":
+			if seen342&0x2 != 0 {
+				d.DuplicateKey("diskURI")
+			}
+			seen342 |= 0x2
+			cborwire.String(d, &m.DataDiskURI)
+		case "cachingMode":
+			if seen342&0x4 != 0 {
+				d.DuplicateKey("cachingMode")
+			}
+			seen342 |= 0x4
+			if k344, ok := cborwire.ReusePtr(d, &m.CachingMode); !ok {
+				if d.Null() {
+					m.CachingMode = nil
+				} else {
+					if m.CachingMode == nil {
+						m.CachingMode = cborwire.NewString[AzureDataDiskCachingMode](d)
+					}
+					cborwire.String(d, m.CachingMode)
+				}
+				cborwire.Keep(d, k344, m.CachingMode)
+			}
+		case "fsType":
+			if seen342&0x8 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen342 |= 0x8
+			if k345, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
 				if d.Null() {
 					m.FSType = nil
 				} else {
@@ -3725,114 +4354,14 @@ func (m *LocalVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FSType)
 				}
-				cborwire.Keep(d, k305, m.FSType)
+				cborwire.Keep(d, k345, m.FSType)
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n306, ok := d.OpenMap("CSIPersistentVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n306); i++ {
-		switch string(d.Key()) {
-		case "driver":
-			cborwire.String(d, &m.Driver)
-		case "volumeHandle":
-			cborwire.String(d, &m.VolumeHandle)
 		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "fsType":
-			cborwire.String(d, &m.FSType)
-		case "volumeAttributes":
-			cborwire.StringMap(d, &m.VolumeAttributes)
-		case "controllerPublishSecretRef":
-			if k307, ok := cborwire.ReusePtr(d, &m.ControllerPublishSecretRef); !ok {
-				if d.Null() {
-					m.ControllerPublishSecretRef = nil
-				} else {
-					if m.ControllerPublishSecretRef == nil {
-						m.ControllerPublishSecretRef = new(SecretReference)
-					}
-					(*m.ControllerPublishSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k307, m.ControllerPublishSecretRef)
+			if seen342&0x10 != 0 {
+				d.DuplicateKey("readOnly")
 			}
-		case "nodeStageSecretRef":
-			if k308, ok := cborwire.ReusePtr(d, &m.NodeStageSecretRef); !ok {
-				if d.Null() {
-					m.NodeStageSecretRef = nil
-				} else {
-					if m.NodeStageSecretRef == nil {
-						m.NodeStageSecretRef = new(SecretReference)
-					}
-					(*m.NodeStageSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k308, m.NodeStageSecretRef)
-			}
-		case "nodePublishSecretRef":
-			if k309, ok := cborwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
-				if d.Null() {
-					m.NodePublishSecretRef = nil
-				} else {
-					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = new(SecretReference)
-					}
-					(*m.NodePublishSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k309, m.NodePublishSecretRef)
-			}
-		case "controllerExpandSecretRef":
-			if k310, ok := cborwire.ReusePtr(d, &m.ControllerExpandSecretRef); !ok {
-				if d.Null() {
-					m.ControllerExpandSecretRef = nil
-				} else {
-					if m.ControllerExpandSecretRef == nil {
-						m.ControllerExpandSecretRef = new(SecretReference)
-					}
-					(*m.ControllerExpandSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k310, m.ControllerExpandSecretRef)
-			}
-		case "nodeExpandSecretRef":
-			if k311, ok := cborwire.ReusePtr(d, &m.NodeExpandSecretRef); !ok {
-				if d.Null() {
-					m.NodeExpandSecretRef = nil
-				} else {
-					if m.NodeExpandSecretRef == nil {
-						m.NodeExpandSecretRef = new(SecretReference)
-					}
-					(*m.NodeExpandSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k311, m.NodeExpandSecretRef)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n312, ok := d.OpenMap("CSIVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n312); i++ {
-		switch string(d.Key()) {
-		case "driver":
-			cborwire.String(d, &m.Driver)
-		case "readOnly":
-			if k313, ok := cborwire.ReusePtr(d, &m.ReadOnly); !ok {
+			seen342 |= 0x10
+			if k346, ok := cborwire.ReusePtr(d, &m.ReadOnly); !ok {
 				if d.Null() {
 					m.ReadOnly = nil
 				} else {
@@ -3841,160 +4370,62 @@ func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ReadOnly)
 				}
-				cborwire.Keep(d, k313, m.ReadOnly)
+				cborwire.Keep(d, k346, m.ReadOnly)
 			}
+		case "kind":
+			if seen342&0x20 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen342 |= 0x20
+			if k347, ok := cborwire.ReusePtr(d, &m.Kind); !ok {
+				if d.Null() {
+					m.Kind = nil
+				} else {
+					if m.Kind == nil {
+						m.Kind = cborwire.NewString[AzureDataDiskKind](d)
+					}
+					cborwire.String(d, m.Kind)
+				}
+				cborwire.Keep(d, k347, m.Kind)
+			}
+		default:
+			d.SkipUnknown(&unknown343)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PortworxVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n348, ok := d.OpenMap("PortworxVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen349 uint64
+	var unknown350 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n348); i++ {
+		switch string(d.Key()) {
+		case "volumeID":
+			if seen349&0x1 != 0 {
+				d.DuplicateKey("volumeID")
+			}
+			seen349 |= 0x1
+			cborwire.String(d, &m.VolumeID)
 		case "fsType":
-			if k314, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
-				if d.Null() {
-					m.FSType = nil
-				} else {
-					if m.FSType == nil {
-						m.FSType = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.FSType)
-				}
-				cborwire.Keep(d, k314, m.FSType)
+			if seen349&0x2 != 0 {
+				d.DuplicateKey("fsType")
 			}
-		case "volumeAttributes":
-			cborwire.StringMap(d, &m.VolumeAttributes)
-		case "nodePublishSecretRef":
-			if k315, ok := cborwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
-				if d.Null() {
-					m.NodePublishSecretRef = nil
-				} else {
-					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = new(LocalObjectReference)
-					}
-					(*m.NodePublishSecretRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k315, m.NodePublishSecretRef)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EphemeralVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n316, ok := d.OpenMap("EphemeralVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n316); i++ {
-		switch string(d.Key()) {
-		case "volumeClaimTemplate":
-			if k317, ok := cborwire.ReusePtr(d, &m.VolumeClaimTemplate); !ok {
-				if d.Null() {
-					m.VolumeClaimTemplate = nil
-				} else {
-					if m.VolumeClaimTemplate == nil {
-						m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
-					}
-					(*m.VolumeClaimTemplate).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k317, m.VolumeClaimTemplate)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PersistentVolumeClaimTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n318, ok := d.OpenMap("PersistentVolumeClaimTemplate")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n318); i++ {
-		switch string(d.Key()) {
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerPort) DecodeCBOR(d *cborwire.Decoder) error {
-	n319, ok := d.OpenMap("ContainerPort")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n319); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "hostPort":
-			cborwire.Int(d, &m.HostPort)
-		case "containerPort":
-			cborwire.Int(d, &m.ContainerPort)
-		case "protocol":
-			cborwire.String(d, &m.Protocol)
-		case "hostIP":
-			cborwire.String(d, &m.HostIP)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *VolumeMount) DecodeCBOR(d *cborwire.Decoder) error {
-	n320, ok := d.OpenMap("VolumeMount")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n320); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
+			seen349 |= 0x2
+			cborwire.String(d, &m.FSType)
 		case "readOnly":
+			if seen349&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen349 |= 0x4
 			cborwire.Bool(d, &m.ReadOnly)
-		case "recursiveReadOnly":
-			if k321, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
-				if d.Null() {
-					m.RecursiveReadOnly = nil
-				} else {
-					if m.RecursiveReadOnly == nil {
-						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
-					}
-					cborwire.String(d, m.RecursiveReadOnly)
-				}
-				cborwire.Keep(d, k321, m.RecursiveReadOnly)
-			}
-		case "mountPath":
-			cborwire.String(d, &m.MountPath)
-		case "subPath":
-			cborwire.String(d, &m.SubPath)
-		case "mountPropagation":
-			if k322, ok := cborwire.ReusePtr(d, &m.MountPropagation); !ok {
-				if d.Null() {
-					m.MountPropagation = nil
-				} else {
-					if m.MountPropagation == nil {
-						m.MountPropagation = cborwire.NewString[MountPropagationMode](d)
-					}
-					cborwire.String(d, m.MountPropagation)
-				}
-				cborwire.Keep(d, k322, m.MountPropagation)
-			}
-		case "subPathExpr":
-			cborwire.String(d, &m.SubPathExpr)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown350)
 		}
 	}
 	return d.Err()
@@ -4002,309 +4433,87 @@ func (m *VolumeMount) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *VolumeDevice) DecodeCBOR(d *cborwire.Decoder) error {
-	n323, ok := d.OpenMap("VolumeDevice")
+func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n351, ok := d.OpenMap("ScaleIOVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n323); i++ {
+	var seen352 uint64
+	var unknown353 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n351); i++ {
 		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "devicePath":
-			cborwire.String(d, &m.DevicePath)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
-	n324, ok := d.OpenMap("EnvVar")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n324); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "value":
-			cborwire.String(d, &m.Value)
-		case "valueFrom":
-			if k325, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
-				if d.Null() {
-					m.ValueFrom = nil
-				} else {
-					if m.ValueFrom == nil {
-						m.ValueFrom = new(EnvVarSource)
-					}
-					(*m.ValueFrom).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k325, m.ValueFrom)
+		case "gateway":
+			if seen352&0x1 != 0 {
+				d.DuplicateKey("gateway")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n326, ok := d.OpenMap("EnvVarSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n326); i++ {
-		switch string(d.Key()) {
-		case "fieldRef":
-			if k327, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
-				if d.Null() {
-					m.FieldRef = nil
-				} else {
-					if m.FieldRef == nil {
-						m.FieldRef = new(ObjectFieldSelector)
-					}
-					(*m.FieldRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k327, m.FieldRef)
+			seen352 |= 0x1
+			cborwire.String(d, &m.Gateway)
+		case "system":
+			if seen352&0x2 != 0 {
+				d.DuplicateKey("system")
 			}
-		case "resourceFieldRef":
-			if k328, ok := cborwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
-				if d.Null() {
-					m.ResourceFieldRef = nil
-				} else {
-					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = new(ResourceFieldSelector)
-					}
-					(*m.ResourceFieldRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k328, m.ResourceFieldRef)
-			}
-		case "configMapKeyRef":
-			if k329, ok := cborwire.ReusePtr(d, &m.ConfigMapKeyRef); !ok {
-				if d.Null() {
-					m.ConfigMapKeyRef = nil
-				} else {
-					if m.ConfigMapKeyRef == nil {
-						m.ConfigMapKeyRef = new(ConfigMapKeySelector)
-					}
-					(*m.ConfigMapKeyRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k329, m.ConfigMapKeyRef)
-			}
-		case "secretKeyRef":
-			if k330, ok := cborwire.ReusePtr(d, &m.SecretKeyRef); !ok {
-				if d.Null() {
-					m.SecretKeyRef = nil
-				} else {
-					if m.SecretKeyRef == nil {
-						m.SecretKeyRef = new(SecretKeySelector)
-					}
-					(*m.SecretKeyRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k330, m.SecretKeyRef)
-			}
-		case "fileKeyRef":
-			if k331, ok := cborwire.ReusePtr(d, &m.FileKeyRef); !ok {
-				if d.Null() {
-					m.FileKeyRef = nil
-				} else {
-					if m.FileKeyRef == nil {
-						m.FileKeyRef = new(FileKeySelector)
-					}
-					(*m.FileKeyRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k331, m.FileKeyRef)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *FileKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n332, ok := d.OpenMap("FileKeySelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n332); i++ {
-		switch string(d.Key()) {
-		case "volumeName":
-			cborwire.String(d, &m.VolumeName)
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "optional":
-			if k333, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k333, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ObjectFieldSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n334, ok := d.OpenMap("ObjectFieldSelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n334); i++ {
-		switch string(d.Key()) {
-		case "apiVersion":
-			cborwire.String(d, &m.APIVersion)
-		case "fieldPath":
-			cborwire.String(d, &m.FieldPath)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceFieldSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n335, ok := d.OpenMap("ResourceFieldSelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n335); i++ {
-		switch string(d.Key()) {
-		case "containerName":
-			cborwire.String(d, &m.ContainerName)
-		case "resource":
-			cborwire.String(d, &m.Resource)
-		case "divisor":
-			m.Divisor.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ConfigMapKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n336, ok := d.OpenMap("ConfigMapKeySelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n336); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "optional":
-			if k337, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k337, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n338, ok := d.OpenMap("SecretKeySelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n338); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "optional":
-			if k339, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k339, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n340, ok := d.OpenMap("EnvFromSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n340); i++ {
-		switch string(d.Key()) {
-		case "prefix":
-			cborwire.String(d, &m.Prefix)
-		case "configMapRef":
-			if k341, ok := cborwire.ReusePtr(d, &m.ConfigMapRef); !ok {
-				if d.Null() {
-					m.ConfigMapRef = nil
-				} else {
-					if m.ConfigMapRef == nil {
-						m.ConfigMapRef = new(ConfigMapEnvSource)
-					}
-					(*m.ConfigMapRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k341, m.ConfigMapRef)
-			}
+			seen352 |= 0x2
+			cborwire.String(d, &m.System)
 		case "secretRef":
-			if k342, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+			if seen352&0x4 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen352 |= 0x4
+			if k354, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
 				if d.Null() {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretEnvSource)
+						m.SecretRef = new(LocalObjectReference)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k342, m.SecretRef)
+				cborwire.Keep(d, k354, m.SecretRef)
 			}
+		case "sslEnabled":
+			if seen352&0x8 != 0 {
+				d.DuplicateKey("sslEnabled")
+			}
+			seen352 |= 0x8
+			cborwire.Bool(d, &m.SSLEnabled)
+		case "protectionDomain":
+			if seen352&0x10 != 0 {
+				d.DuplicateKey("protectionDomain")
+			}
+			seen352 |= 0x10
+			cborwire.String(d, &m.ProtectionDomain)
+		case "storagePool":
+			if seen352&0x20 != 0 {
+				d.DuplicateKey("storagePool")
+			}
+			seen352 |= 0x20
+			cborwire.String(d, &m.StoragePool)
+		case "storageMode":
+			if seen352&0x40 != 0 {
+				d.DuplicateKey("storageMode")
+			}
+			seen352 |= 0x40
+			cborwire.String(d, &m.StorageMode)
+		case "volumeName":
+			if seen352&0x80 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen352 |= 0x80
+			cborwire.String(d, &m.VolumeName)
+		case "fsType":
+			if seen352&0x100 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen352 |= 0x100
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen352&0x200 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen352 |= 0x200
+			cborwire.Bool(d, &m.ReadOnly)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown353)
 		}
 	}
 	return d.Err()
@@ -4312,7835 +4521,256 @@ func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *ConfigMapEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n343, ok := d.OpenMap("ConfigMapEnvSource")
+func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n355, ok := d.OpenMap("ScaleIOPersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n343); i++ {
+	var seen356 uint64
+	var unknown357 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n355); i++ {
+		switch string(d.Key()) {
+		case "gateway":
+			if seen356&0x1 != 0 {
+				d.DuplicateKey("gateway")
+			}
+			seen356 |= 0x1
+			cborwire.String(d, &m.Gateway)
+		case "system":
+			if seen356&0x2 != 0 {
+				d.DuplicateKey("system")
+			}
+			seen356 |= 0x2
+			cborwire.String(d, &m.System)
+		case "secretRef":
+			if seen356&0x4 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen356 |= 0x4
+			if k358, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k358, m.SecretRef)
+			}
+		case "sslEnabled":
+			if seen356&0x8 != 0 {
+				d.DuplicateKey("sslEnabled")
+			}
+			seen356 |= 0x8
+			cborwire.Bool(d, &m.SSLEnabled)
+		case "protectionDomain":
+			if seen356&0x10 != 0 {
+				d.DuplicateKey("protectionDomain")
+			}
+			seen356 |= 0x10
+			cborwire.String(d, &m.ProtectionDomain)
+		case "storagePool":
+			if seen356&0x20 != 0 {
+				d.DuplicateKey("storagePool")
+			}
+			seen356 |= 0x20
+			cborwire.String(d, &m.StoragePool)
+		case "storageMode":
+			if seen356&0x40 != 0 {
+				d.DuplicateKey("storageMode")
+			}
+			seen356 |= 0x40
+			cborwire.String(d, &m.StorageMode)
+		case "volumeName":
+			if seen356&0x80 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen356 |= 0x80
+			cborwire.String(d, &m.VolumeName)
+		case "fsType":
+			if seen356&0x100 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen356 |= 0x100
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen356&0x200 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen356 |= 0x200
+			cborwire.Bool(d, &m.ReadOnly)
+		default:
+			d.SkipUnknown(&unknown357)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *StorageOSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n359, ok := d.OpenMap("StorageOSVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen360 uint64
+	var unknown361 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n359); i++ {
+		switch string(d.Key()) {
+		case "volumeName":
+			if seen360&0x1 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen360 |= 0x1
+			cborwire.String(d, &m.VolumeName)
+		case "volumeNamespace":
+			if seen360&0x2 != 0 {
+				d.DuplicateKey("volumeNamespace")
+			}
+			seen360 |= 0x2
+			cborwire.String(d, &m.VolumeNamespace)
+		case "fsType":
+			if seen360&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen360 |= 0x4
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen360&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen360 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		case "secretRef":
+			if seen360&0x10 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen360 |= 0x10
+			if k362, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(LocalObjectReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k362, m.SecretRef)
+			}
+		default:
+			d.SkipUnknown(&unknown361)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *StorageOSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n363, ok := d.OpenMap("StorageOSPersistentVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen364 uint64
+	var unknown365 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n363); i++ {
+		switch string(d.Key()) {
+		case "volumeName":
+			if seen364&0x1 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen364 |= 0x1
+			cborwire.String(d, &m.VolumeName)
+		case "volumeNamespace":
+			if seen364&0x2 != 0 {
+				d.DuplicateKey("volumeNamespace")
+			}
+			seen364 |= 0x2
+			cborwire.String(d, &m.VolumeNamespace)
+		case "fsType":
+			if seen364&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen364 |= 0x4
+			cborwire.String(d, &m.FSType)
+		case "readOnly":
+			if seen364&0x8 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen364 |= 0x8
+			cborwire.Bool(d, &m.ReadOnly)
+		case "secretRef":
+			if seen364&0x10 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen364 |= 0x10
+			if k366, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(ObjectReference)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k366, m.SecretRef)
+			}
+		default:
+			d.SkipUnknown(&unknown365)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMapVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n367, ok := d.OpenMap("ConfigMapVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen368 uint64
+	var unknown369 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n367); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen368&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen368 |= 0x1
 			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "optional":
-			if k344, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
-				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k344, m.Optional)
+		case "items":
+			if seen368&0x2 != 0 {
+				d.DuplicateKey("items")
 			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n345, ok := d.OpenMap("SecretEnvSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n345); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.LocalObjectReference.Name)
-		case "optional":
-			if k346, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+			seen368 |= 0x2
+			if k370, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
-					m.Optional = nil
-				} else {
-					if m.Optional == nil {
-						m.Optional = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Optional)
-				}
-				cborwire.Keep(d, k346, m.Optional)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *HTTPHeader) DecodeCBOR(d *cborwire.Decoder) error {
-	n347, ok := d.OpenMap("HTTPHeader")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n347); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "value":
-			cborwire.String(d, &m.Value)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *HTTPGetAction) DecodeCBOR(d *cborwire.Decoder) error {
-	n348, ok := d.OpenMap("HTTPGetAction")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n348); i++ {
-		switch string(d.Key()) {
-		case "path":
-			cborwire.String(d, &m.Path)
-		case "port":
-			m.Port.DecodeCBOR(d)
-		case "host":
-			cborwire.String(d, &m.Host)
-		case "scheme":
-			cborwire.String(d, &m.Scheme)
-		case "httpHeaders":
-			if k349, ok := cborwire.ReuseSlice(d, &m.HTTPHeaders); !ok {
-				if d.Null() {
-					m.HTTPHeaders = nil
-				} else if n351, ok := d.OpenArray("[]HTTPHeader"); ok {
-					s350 := m.HTTPHeaders[:0]
-					if cap(s350) < n351 {
-						s350 = make([]HTTPHeader, 0, cborwire.SliceCap[HTTPHeader](d, n351))
-					}
-					at352 := d.Offset()
-					for i := 0; d.NextElem(i, n351); i++ {
-						s350 = cborwire.Grow(d, s350, n351, at352)
-						s350[i].DecodeCBOR(d)
-					}
-					if len(s350) == 0 {
-						s350 = []HTTPHeader{}
-					}
-					m.HTTPHeaders = s350
-				}
-				cborwire.Keep(d, k349, m.HTTPHeaders)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *TCPSocketAction) DecodeCBOR(d *cborwire.Decoder) error {
-	n353, ok := d.OpenMap("TCPSocketAction")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n353); i++ {
-		switch string(d.Key()) {
-		case "port":
-			m.Port.DecodeCBOR(d)
-		case "host":
-			cborwire.String(d, &m.Host)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *GRPCAction) DecodeCBOR(d *cborwire.Decoder) error {
-	n354, ok := d.OpenMap("GRPCAction")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n354); i++ {
-		switch string(d.Key()) {
-		case "port":
-			cborwire.Int(d, &m.Port)
-		case "service":
-			if k355, ok := cborwire.ReusePtr(d, &m.Service); !ok {
-				if d.Null() {
-					m.Service = nil
-				} else {
-					if m.Service == nil {
-						m.Service = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.Service)
-				}
-				cborwire.Keep(d, k355, m.Service)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ExecAction) DecodeCBOR(d *cborwire.Decoder) error {
-	n356, ok := d.OpenMap("ExecAction")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n356); i++ {
-		switch string(d.Key()) {
-		case "command":
-			if k357, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
-				if d.Null() {
-					m.Command = nil
-				} else if n359, ok := d.OpenArray("[]string"); ok {
-					s358 := m.Command[:0]
-					if cap(s358) < n359 {
-						s358 = make([]string, 0, cborwire.SliceCap[string](d, n359))
-					}
-					at360 := d.Offset()
-					for i := 0; d.NextElem(i, n359); i++ {
-						s358 = cborwire.Grow(d, s358, n359, at360)
-						cborwire.String(d, &s358[i])
-					}
-					if len(s358) == 0 {
-						s358 = []string{}
-					}
-					m.Command = s358
-				}
-				cborwire.Keep(d, k357, m.Command)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SleepAction) DecodeCBOR(d *cborwire.Decoder) error {
-	n361, ok := d.OpenMap("SleepAction")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n361); i++ {
-		switch string(d.Key()) {
-		case "seconds":
-			cborwire.Int(d, &m.Seconds)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
-	n362, ok := d.OpenMap("Probe")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n362); i++ {
-		switch string(d.Key()) {
-		case "exec":
-			if k363, ok := cborwire.ReusePtr(d, &m.ProbeHandler.Exec); !ok {
-				if d.Null() {
-					m.ProbeHandler.Exec = nil
-				} else {
-					if m.ProbeHandler.Exec == nil {
-						m.ProbeHandler.Exec = new(ExecAction)
-					}
-					(*m.ProbeHandler.Exec).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k363, m.ProbeHandler.Exec)
-			}
-		case "httpGet":
-			if k364, ok := cborwire.ReusePtr(d, &m.ProbeHandler.HTTPGet); !ok {
-				if d.Null() {
-					m.ProbeHandler.HTTPGet = nil
-				} else {
-					if m.ProbeHandler.HTTPGet == nil {
-						m.ProbeHandler.HTTPGet = new(HTTPGetAction)
-					}
-					(*m.ProbeHandler.HTTPGet).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k364, m.ProbeHandler.HTTPGet)
-			}
-		case "tcpSocket":
-			if k365, ok := cborwire.ReusePtr(d, &m.ProbeHandler.TCPSocket); !ok {
-				if d.Null() {
-					m.ProbeHandler.TCPSocket = nil
-				} else {
-					if m.ProbeHandler.TCPSocket == nil {
-						m.ProbeHandler.TCPSocket = new(TCPSocketAction)
-					}
-					(*m.ProbeHandler.TCPSocket).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k365, m.ProbeHandler.TCPSocket)
-			}
-		case "grpc":
-			if k366, ok := cborwire.ReusePtr(d, &m.ProbeHandler.GRPC); !ok {
-				if d.Null() {
-					m.ProbeHandler.GRPC = nil
-				} else {
-					if m.ProbeHandler.GRPC == nil {
-						m.ProbeHandler.GRPC = new(GRPCAction)
-					}
-					(*m.ProbeHandler.GRPC).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k366, m.ProbeHandler.GRPC)
-			}
-		case "initialDelaySeconds":
-			cborwire.Int(d, &m.InitialDelaySeconds)
-		case "timeoutSeconds":
-			cborwire.Int(d, &m.TimeoutSeconds)
-		case "periodSeconds":
-			cborwire.Int(d, &m.PeriodSeconds)
-		case "successThreshold":
-			cborwire.Int(d, &m.SuccessThreshold)
-		case "failureThreshold":
-			cborwire.Int(d, &m.FailureThreshold)
-		case "terminationGracePeriodSeconds":
-			if k367, ok := cborwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
-				if d.Null() {
-					m.TerminationGracePeriodSeconds = nil
-				} else {
-					if m.TerminationGracePeriodSeconds == nil {
-						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.TerminationGracePeriodSeconds)
-				}
-				cborwire.Keep(d, k367, m.TerminationGracePeriodSeconds)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerResizePolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n368, ok := d.OpenMap("ContainerResizePolicy")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n368); i++ {
-		switch string(d.Key()) {
-		case "resourceName":
-			cborwire.String(d, &m.ResourceName)
-		case "restartPolicy":
-			cborwire.String(d, &m.RestartPolicy)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Capabilities) DecodeCBOR(d *cborwire.Decoder) error {
-	n369, ok := d.OpenMap("Capabilities")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n369); i++ {
-		switch string(d.Key()) {
-		case "add":
-			if k370, ok := cborwire.ReuseSlice(d, &m.Add); !ok {
-				if d.Null() {
-					m.Add = nil
-				} else if n372, ok := d.OpenArray("[]Capability"); ok {
-					s371 := m.Add[:0]
+					m.Items = nil
+				} else if n372, ok := d.OpenArray("[]KeyToPath"); ok {
+					s371 := m.Items[:0]
 					if cap(s371) < n372 {
-						s371 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n372))
+						s371 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n372))
 					}
 					at373 := d.Offset()
 					for i := 0; d.NextElem(i, n372); i++ {
 						s371 = cborwire.Grow(d, s371, n372, at373)
-						cborwire.String(d, &s371[i])
+						s371[i].DecodeCBOR(d)
 					}
 					if len(s371) == 0 {
-						s371 = []Capability{}
+						s371 = []KeyToPath{}
 					}
-					m.Add = s371
+					m.Items = s371
 				}
-				cborwire.Keep(d, k370, m.Add)
-			}
-		case "drop":
-			if k374, ok := cborwire.ReuseSlice(d, &m.Drop); !ok {
-				if d.Null() {
-					m.Drop = nil
-				} else if n376, ok := d.OpenArray("[]Capability"); ok {
-					s375 := m.Drop[:0]
-					if cap(s375) < n376 {
-						s375 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n376))
-					}
-					at377 := d.Offset()
-					for i := 0; d.NextElem(i, n376); i++ {
-						s375 = cborwire.Grow(d, s375, n376, at377)
-						cborwire.String(d, &s375[i])
-					}
-					if len(s375) == 0 {
-						s375 = []Capability{}
-					}
-					m.Drop = s375
-				}
-				cborwire.Keep(d, k374, m.Drop)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n378, ok := d.OpenMap("ResourceRequirements")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n378); i++ {
-		switch string(d.Key()) {
-		case "limits":
-			m.Limits.DecodeCBOR(d)
-		case "requests":
-			m.Requests.DecodeCBOR(d)
-		case "claims":
-			if k379, ok := cborwire.ReuseSlice(d, &m.Claims); !ok {
-				if d.Null() {
-					m.Claims = nil
-				} else if n381, ok := d.OpenArray("[]ResourceClaim"); ok {
-					s380 := m.Claims[:0]
-					if cap(s380) < n381 {
-						s380 = make([]ResourceClaim, 0, cborwire.SliceCap[ResourceClaim](d, n381))
-					}
-					at382 := d.Offset()
-					for i := 0; d.NextElem(i, n381); i++ {
-						s380 = cborwire.Grow(d, s380, n381, at382)
-						s380[i].DecodeCBOR(d)
-					}
-					if len(s380) == 0 {
-						s380 = []ResourceClaim{}
-					}
-					m.Claims = s380
-				}
-				cborwire.Keep(d, k379, m.Claims)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *VolumeResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n383, ok := d.OpenMap("VolumeResourceRequirements")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n383); i++ {
-		switch string(d.Key()) {
-		case "limits":
-			m.Limits.DecodeCBOR(d)
-		case "requests":
-			m.Requests.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
-	n384, ok := d.OpenMap("ResourceClaim")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n384); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "request":
-			cborwire.String(d, &m.Request)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
-	n385, ok := d.OpenMap("Container")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n385); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "image":
-			cborwire.String(d, &m.Image)
-		case "command":
-			if k386, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
-				if d.Null() {
-					m.Command = nil
-				} else if n388, ok := d.OpenArray("[]string"); ok {
-					s387 := m.Command[:0]
-					if cap(s387) < n388 {
-						s387 = make([]string, 0, cborwire.SliceCap[string](d, n388))
-					}
-					at389 := d.Offset()
-					for i := 0; d.NextElem(i, n388); i++ {
-						s387 = cborwire.Grow(d, s387, n388, at389)
-						cborwire.String(d, &s387[i])
-					}
-					if len(s387) == 0 {
-						s387 = []string{}
-					}
-					m.Command = s387
-				}
-				cborwire.Keep(d, k386, m.Command)
-			}
-		case "args":
-			if k390, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
-				if d.Null() {
-					m.Args = nil
-				} else if n392, ok := d.OpenArray("[]string"); ok {
-					s391 := m.Args[:0]
-					if cap(s391) < n392 {
-						s391 = make([]string, 0, cborwire.SliceCap[string](d, n392))
-					}
-					at393 := d.Offset()
-					for i := 0; d.NextElem(i, n392); i++ {
-						s391 = cborwire.Grow(d, s391, n392, at393)
-						cborwire.String(d, &s391[i])
-					}
-					if len(s391) == 0 {
-						s391 = []string{}
-					}
-					m.Args = s391
-				}
-				cborwire.Keep(d, k390, m.Args)
-			}
-		case "workingDir":
-			cborwire.String(d, &m.WorkingDir)
-		case "ports":
-			if k394, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n396, ok := d.OpenArray("[]ContainerPort"); ok {
-					s395 := m.Ports[:0]
-					if cap(s395) < n396 {
-						s395 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n396))
-					}
-					at397 := d.Offset()
-					for i := 0; d.NextElem(i, n396); i++ {
-						s395 = cborwire.Grow(d, s395, n396, at397)
-						s395[i].DecodeCBOR(d)
-					}
-					if len(s395) == 0 {
-						s395 = []ContainerPort{}
-					}
-					m.Ports = s395
-				}
-				cborwire.Keep(d, k394, m.Ports)
-			}
-		case "envFrom":
-			if k398, ok := cborwire.ReuseSlice(d, &m.EnvFrom); !ok {
-				if d.Null() {
-					m.EnvFrom = nil
-				} else if n400, ok := d.OpenArray("[]EnvFromSource"); ok {
-					s399 := m.EnvFrom[:0]
-					if cap(s399) < n400 {
-						s399 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n400))
-					}
-					at401 := d.Offset()
-					for i := 0; d.NextElem(i, n400); i++ {
-						s399 = cborwire.Grow(d, s399, n400, at401)
-						s399[i].DecodeCBOR(d)
-					}
-					if len(s399) == 0 {
-						s399 = []EnvFromSource{}
-					}
-					m.EnvFrom = s399
-				}
-				cborwire.Keep(d, k398, m.EnvFrom)
-			}
-		case "env":
-			if k402, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n404, ok := d.OpenArray("[]EnvVar"); ok {
-					s403 := m.Env[:0]
-					if cap(s403) < n404 {
-						s403 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n404))
-					}
-					at405 := d.Offset()
-					for i := 0; d.NextElem(i, n404); i++ {
-						s403 = cborwire.Grow(d, s403, n404, at405)
-						s403[i].DecodeCBOR(d)
-					}
-					if len(s403) == 0 {
-						s403 = []EnvVar{}
-					}
-					m.Env = s403
-				}
-				cborwire.Keep(d, k402, m.Env)
-			}
-		case "resources":
-			m.Resources.DecodeCBOR(d)
-		case "resizePolicy":
-			if k406, ok := cborwire.ReuseSlice(d, &m.ResizePolicy); !ok {
-				if d.Null() {
-					m.ResizePolicy = nil
-				} else if n408, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
-					s407 := m.ResizePolicy[:0]
-					if cap(s407) < n408 {
-						s407 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n408))
-					}
-					at409 := d.Offset()
-					for i := 0; d.NextElem(i, n408); i++ {
-						s407 = cborwire.Grow(d, s407, n408, at409)
-						s407[i].DecodeCBOR(d)
-					}
-					if len(s407) == 0 {
-						s407 = []ContainerResizePolicy{}
-					}
-					m.ResizePolicy = s407
-				}
-				cborwire.Keep(d, k406, m.ResizePolicy)
-			}
-		case "restartPolicy":
-			if k410, ok := cborwire.ReusePtr(d, &m.RestartPolicy); !ok {
-				if d.Null() {
-					m.RestartPolicy = nil
-				} else {
-					if m.RestartPolicy == nil {
-						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
-					}
-					cborwire.String(d, m.RestartPolicy)
-				}
-				cborwire.Keep(d, k410, m.RestartPolicy)
-			}
-		case "restartPolicyRules":
-			if k411, ok := cborwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
-				if d.Null() {
-					m.RestartPolicyRules = nil
-				} else if n413, ok := d.OpenArray("[]ContainerRestartRule"); ok {
-					s412 := m.RestartPolicyRules[:0]
-					if cap(s412) < n413 {
-						s412 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n413))
-					}
-					at414 := d.Offset()
-					for i := 0; d.NextElem(i, n413); i++ {
-						s412 = cborwire.Grow(d, s412, n413, at414)
-						s412[i].DecodeCBOR(d)
-					}
-					if len(s412) == 0 {
-						s412 = []ContainerRestartRule{}
-					}
-					m.RestartPolicyRules = s412
-				}
-				cborwire.Keep(d, k411, m.RestartPolicyRules)
-			}
-		case "volumeMounts":
-			if k415, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
-				if d.Null() {
-					m.VolumeMounts = nil
-				} else if n417, ok := d.OpenArray("[]VolumeMount"); ok {
-					s416 := m.VolumeMounts[:0]
-					if cap(s416) < n417 {
-						s416 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n417))
-					}
-					at418 := d.Offset()
-					for i := 0; d.NextElem(i, n417); i++ {
-						s416 = cborwire.Grow(d, s416, n417, at418)
-						s416[i].DecodeCBOR(d)
-					}
-					if len(s416) == 0 {
-						s416 = []VolumeMount{}
-					}
-					m.VolumeMounts = s416
-				}
-				cborwire.Keep(d, k415, m.VolumeMounts)
-			}
-		case "volumeDevices":
-			if k419, ok := cborwire.ReuseSlice(d, &m.VolumeDevices); !ok {
-				if d.Null() {
-					m.VolumeDevices = nil
-				} else if n421, ok := d.OpenArray("[]VolumeDevice"); ok {
-					s420 := m.VolumeDevices[:0]
-					if cap(s420) < n421 {
-						s420 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n421))
-					}
-					at422 := d.Offset()
-					for i := 0; d.NextElem(i, n421); i++ {
-						s420 = cborwire.Grow(d, s420, n421, at422)
-						s420[i].DecodeCBOR(d)
-					}
-					if len(s420) == 0 {
-						s420 = []VolumeDevice{}
-					}
-					m.VolumeDevices = s420
-				}
-				cborwire.Keep(d, k419, m.VolumeDevices)
-			}
-		case "livenessProbe":
-			if k423, ok := cborwire.ReusePtr(d, &m.LivenessProbe); !ok {
-				if d.Null() {
-					m.LivenessProbe = nil
-				} else {
-					if m.LivenessProbe == nil {
-						m.LivenessProbe = new(Probe)
-					}
-					(*m.LivenessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k423, m.LivenessProbe)
-			}
-		case "readinessProbe":
-			if k424, ok := cborwire.ReusePtr(d, &m.ReadinessProbe); !ok {
-				if d.Null() {
-					m.ReadinessProbe = nil
-				} else {
-					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = new(Probe)
-					}
-					(*m.ReadinessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k424, m.ReadinessProbe)
-			}
-		case "startupProbe":
-			if k425, ok := cborwire.ReusePtr(d, &m.StartupProbe); !ok {
-				if d.Null() {
-					m.StartupProbe = nil
-				} else {
-					if m.StartupProbe == nil {
-						m.StartupProbe = new(Probe)
-					}
-					(*m.StartupProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k425, m.StartupProbe)
-			}
-		case "lifecycle":
-			if k426, ok := cborwire.ReusePtr(d, &m.Lifecycle); !ok {
-				if d.Null() {
-					m.Lifecycle = nil
-				} else {
-					if m.Lifecycle == nil {
-						m.Lifecycle = new(Lifecycle)
-					}
-					(*m.Lifecycle).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k426, m.Lifecycle)
-			}
-		case "terminationMessagePath":
-			cborwire.String(d, &m.TerminationMessagePath)
-		case "terminationMessagePolicy":
-			cborwire.String(d, &m.TerminationMessagePolicy)
-		case "imagePullPolicy":
-			cborwire.String(d, &m.ImagePullPolicy)
-		case "securityContext":
-			if k427, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
-				if d.Null() {
-					m.SecurityContext = nil
-				} else {
-					if m.SecurityContext == nil {
-						m.SecurityContext = new(SecurityContext)
-					}
-					(*m.SecurityContext).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k427, m.SecurityContext)
-			}
-		case "stdin":
-			cborwire.Bool(d, &m.Stdin)
-		case "stdinOnce":
-			cborwire.Bool(d, &m.StdinOnce)
-		case "tty":
-			cborwire.Bool(d, &m.TTY)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
-	n428, ok := d.OpenMap("ProbeHandler")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n428); i++ {
-		switch string(d.Key()) {
-		case "exec":
-			if k429, ok := cborwire.ReusePtr(d, &m.Exec); !ok {
-				if d.Null() {
-					m.Exec = nil
-				} else {
-					if m.Exec == nil {
-						m.Exec = new(ExecAction)
-					}
-					(*m.Exec).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k429, m.Exec)
-			}
-		case "httpGet":
-			if k430, ok := cborwire.ReusePtr(d, &m.HTTPGet); !ok {
-				if d.Null() {
-					m.HTTPGet = nil
-				} else {
-					if m.HTTPGet == nil {
-						m.HTTPGet = new(HTTPGetAction)
-					}
-					(*m.HTTPGet).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k430, m.HTTPGet)
-			}
-		case "tcpSocket":
-			if k431, ok := cborwire.ReusePtr(d, &m.TCPSocket); !ok {
-				if d.Null() {
-					m.TCPSocket = nil
-				} else {
-					if m.TCPSocket == nil {
-						m.TCPSocket = new(TCPSocketAction)
-					}
-					(*m.TCPSocket).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k431, m.TCPSocket)
-			}
-		case "grpc":
-			if k432, ok := cborwire.ReusePtr(d, &m.GRPC); !ok {
-				if d.Null() {
-					m.GRPC = nil
-				} else {
-					if m.GRPC == nil {
-						m.GRPC = new(GRPCAction)
-					}
-					(*m.GRPC).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k432, m.GRPC)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
-	n433, ok := d.OpenMap("LifecycleHandler")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n433); i++ {
-		switch string(d.Key()) {
-		case "exec":
-			if k434, ok := cborwire.ReusePtr(d, &m.Exec); !ok {
-				if d.Null() {
-					m.Exec = nil
-				} else {
-					if m.Exec == nil {
-						m.Exec = new(ExecAction)
-					}
-					(*m.Exec).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k434, m.Exec)
-			}
-		case "httpGet":
-			if k435, ok := cborwire.ReusePtr(d, &m.HTTPGet); !ok {
-				if d.Null() {
-					m.HTTPGet = nil
-				} else {
-					if m.HTTPGet == nil {
-						m.HTTPGet = new(HTTPGetAction)
-					}
-					(*m.HTTPGet).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k435, m.HTTPGet)
-			}
-		case "tcpSocket":
-			if k436, ok := cborwire.ReusePtr(d, &m.TCPSocket); !ok {
-				if d.Null() {
-					m.TCPSocket = nil
-				} else {
-					if m.TCPSocket == nil {
-						m.TCPSocket = new(TCPSocketAction)
-					}
-					(*m.TCPSocket).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k436, m.TCPSocket)
-			}
-		case "sleep":
-			if k437, ok := cborwire.ReusePtr(d, &m.Sleep); !ok {
-				if d.Null() {
-					m.Sleep = nil
-				} else {
-					if m.Sleep == nil {
-						m.Sleep = new(SleepAction)
-					}
-					(*m.Sleep).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k437, m.Sleep)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
-	n438, ok := d.OpenMap("Lifecycle")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n438); i++ {
-		switch string(d.Key()) {
-		case "postStart":
-			if k439, ok := cborwire.ReusePtr(d, &m.PostStart); !ok {
-				if d.Null() {
-					m.PostStart = nil
-				} else {
-					if m.PostStart == nil {
-						m.PostStart = new(LifecycleHandler)
-					}
-					(*m.PostStart).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k439, m.PostStart)
-			}
-		case "preStop":
-			if k440, ok := cborwire.ReusePtr(d, &m.PreStop); !ok {
-				if d.Null() {
-					m.PreStop = nil
-				} else {
-					if m.PreStop == nil {
-						m.PreStop = new(LifecycleHandler)
-					}
-					(*m.PreStop).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k440, m.PreStop)
-			}
-		case "stopSignal":
-			if k441, ok := cborwire.ReusePtr(d, &m.StopSignal); !ok {
-				if d.Null() {
-					m.StopSignal = nil
-				} else {
-					if m.StopSignal == nil {
-						m.StopSignal = cborwire.NewString[Signal](d)
-					}
-					cborwire.String(d, m.StopSignal)
-				}
-				cborwire.Keep(d, k441, m.StopSignal)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerStateWaiting) DecodeCBOR(d *cborwire.Decoder) error {
-	n442, ok := d.OpenMap("ContainerStateWaiting")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n442); i++ {
-		switch string(d.Key()) {
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerStateRunning) DecodeCBOR(d *cborwire.Decoder) error {
-	n443, ok := d.OpenMap("ContainerStateRunning")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n443); i++ {
-		switch string(d.Key()) {
-		case "startedAt":
-			m.StartedAt.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerStateTerminated) DecodeCBOR(d *cborwire.Decoder) error {
-	n444, ok := d.OpenMap("ContainerStateTerminated")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n444); i++ {
-		switch string(d.Key()) {
-		case "exitCode":
-			cborwire.Int(d, &m.ExitCode)
-		case "signal":
-			cborwire.Int(d, &m.Signal)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		case "startedAt":
-			m.StartedAt.DecodeCBOR(d)
-		case "finishedAt":
-			m.FinishedAt.DecodeCBOR(d)
-		case "containerID":
-			cborwire.String(d, &m.ContainerID)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
-	n445, ok := d.OpenMap("ContainerState")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n445); i++ {
-		switch string(d.Key()) {
-		case "waiting":
-			if k446, ok := cborwire.ReusePtr(d, &m.Waiting); !ok {
-				if d.Null() {
-					m.Waiting = nil
-				} else {
-					if m.Waiting == nil {
-						m.Waiting = new(ContainerStateWaiting)
-					}
-					(*m.Waiting).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k446, m.Waiting)
-			}
-		case "running":
-			if k447, ok := cborwire.ReusePtr(d, &m.Running); !ok {
-				if d.Null() {
-					m.Running = nil
-				} else {
-					if m.Running == nil {
-						m.Running = new(ContainerStateRunning)
-					}
-					(*m.Running).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k447, m.Running)
-			}
-		case "terminated":
-			if k448, ok := cborwire.ReusePtr(d, &m.Terminated); !ok {
-				if d.Null() {
-					m.Terminated = nil
-				} else {
-					if m.Terminated == nil {
-						m.Terminated = new(ContainerStateTerminated)
-					}
-					(*m.Terminated).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k448, m.Terminated)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n449, ok := d.OpenMap("ContainerStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n449); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "state":
-			m.State.DecodeCBOR(d)
-		case "lastState":
-			m.LastTerminationState.DecodeCBOR(d)
-		case "ready":
-			cborwire.Bool(d, &m.Ready)
-		case "restartCount":
-			cborwire.Int(d, &m.RestartCount)
-		case "image":
-			cborwire.String(d, &m.Image)
-		case "imageID":
-			cborwire.String(d, &m.ImageID)
-		case "containerID":
-			cborwire.UniqueString(d, &m.ContainerID)
-		case "started":
-			if k450, ok := cborwire.ReusePtr(d, &m.Started); !ok {
-				if d.Null() {
-					m.Started = nil
-				} else {
-					if m.Started == nil {
-						m.Started = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Started)
-				}
-				cborwire.Keep(d, k450, m.Started)
-			}
-		case "allocatedResources":
-			m.AllocatedResources.DecodeCBOR(d)
-		case "resources":
-			if k451, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
-				if d.Null() {
-					m.Resources = nil
-				} else {
-					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
-					}
-					(*m.Resources).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k451, m.Resources)
-			}
-		case "volumeMounts":
-			if k452, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
-				if d.Null() {
-					m.VolumeMounts = nil
-				} else if n454, ok := d.OpenArray("[]VolumeMountStatus"); ok {
-					s453 := m.VolumeMounts[:0]
-					if cap(s453) < n454 {
-						s453 = make([]VolumeMountStatus, 0, cborwire.SliceCap[VolumeMountStatus](d, n454))
-					}
-					at455 := d.Offset()
-					for i := 0; d.NextElem(i, n454); i++ {
-						s453 = cborwire.Grow(d, s453, n454, at455)
-						s453[i].DecodeCBOR(d)
-					}
-					if len(s453) == 0 {
-						s453 = []VolumeMountStatus{}
-					}
-					m.VolumeMounts = s453
-				}
-				cborwire.Keep(d, k452, m.VolumeMounts)
-			}
-		case "user":
-			if k456, ok := cborwire.ReusePtr(d, &m.User); !ok {
-				if d.Null() {
-					m.User = nil
-				} else {
-					if m.User == nil {
-						m.User = new(ContainerUser)
-					}
-					(*m.User).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k456, m.User)
-			}
-		case "allocatedResourcesStatus":
-			if k457, ok := cborwire.ReuseSlice(d, &m.AllocatedResourcesStatus); !ok {
-				if d.Null() {
-					m.AllocatedResourcesStatus = nil
-				} else if n459, ok := d.OpenArray("[]ResourceStatus"); ok {
-					s458 := m.AllocatedResourcesStatus[:0]
-					if cap(s458) < n459 {
-						s458 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n459))
-					}
-					at460 := d.Offset()
-					for i := 0; d.NextElem(i, n459); i++ {
-						s458 = cborwire.Grow(d, s458, n459, at460)
-						s458[i].DecodeCBOR(d)
-					}
-					if len(s458) == 0 {
-						s458 = []ResourceStatus{}
-					}
-					m.AllocatedResourcesStatus = s458
-				}
-				cborwire.Keep(d, k457, m.AllocatedResourcesStatus)
-			}
-		case "stopSignal":
-			if k461, ok := cborwire.ReusePtr(d, &m.StopSignal); !ok {
-				if d.Null() {
-					m.StopSignal = nil
-				} else {
-					if m.StopSignal == nil {
-						m.StopSignal = cborwire.NewString[Signal](d)
-					}
-					cborwire.String(d, m.StopSignal)
-				}
-				cborwire.Keep(d, k461, m.StopSignal)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n462, ok := d.OpenMap("ResourceStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n462); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "resources":
-			if k463, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
-				if d.Null() {
-					m.Resources = nil
-				} else if n465, ok := d.OpenArray("[]ResourceHealth"); ok {
-					s464 := m.Resources[:0]
-					if cap(s464) < n465 {
-						s464 = make([]ResourceHealth, 0, cborwire.SliceCap[ResourceHealth](d, n465))
-					}
-					at466 := d.Offset()
-					for i := 0; d.NextElem(i, n465); i++ {
-						s464 = cborwire.Grow(d, s464, n465, at466)
-						s464[i].DecodeCBOR(d)
-					}
-					if len(s464) == 0 {
-						s464 = []ResourceHealth{}
-					}
-					m.Resources = s464
-				}
-				cborwire.Keep(d, k463, m.Resources)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceHealth) DecodeCBOR(d *cborwire.Decoder) error {
-	n467, ok := d.OpenMap("ResourceHealth")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n467); i++ {
-		switch string(d.Key()) {
-		case "resourceID":
-			cborwire.String(d, &m.ResourceID)
-		case "health":
-			cborwire.String(d, &m.Health)
-		case "message":
-			if k468, ok := cborwire.ReusePtr(d, &m.Message); !ok {
-				if d.Null() {
-					m.Message = nil
-				} else {
-					if m.Message == nil {
-						m.Message = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.Message)
-				}
-				cborwire.Keep(d, k468, m.Message)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
-	n469, ok := d.OpenMap("ContainerUser")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n469); i++ {
-		switch string(d.Key()) {
-		case "linux":
-			if k470, ok := cborwire.ReusePtr(d, &m.Linux); !ok {
-				if d.Null() {
-					m.Linux = nil
-				} else {
-					if m.Linux == nil {
-						m.Linux = new(LinuxContainerUser)
-					}
-					(*m.Linux).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k470, m.Linux)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LinuxContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
-	n471, ok := d.OpenMap("LinuxContainerUser")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n471); i++ {
-		switch string(d.Key()) {
-		case "uid":
-			cborwire.Int(d, &m.UID)
-		case "gid":
-			cborwire.Int(d, &m.GID)
-		case "supplementalGroups":
-			if k472, ok := cborwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
-				if d.Null() {
-					m.SupplementalGroups = nil
-				} else if n474, ok := d.OpenArray("[]int64"); ok {
-					s473 := m.SupplementalGroups[:0]
-					if cap(s473) < n474 {
-						s473 = make([]int64, 0, cborwire.SliceCap[int64](d, n474))
-					}
-					at475 := d.Offset()
-					for i := 0; d.NextElem(i, n474); i++ {
-						s473 = cborwire.Grow(d, s473, n474, at475)
-						cborwire.Int(d, &s473[i])
-					}
-					if len(s473) == 0 {
-						s473 = []int64{}
-					}
-					m.SupplementalGroups = s473
-				}
-				cborwire.Keep(d, k472, m.SupplementalGroups)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n476, ok := d.OpenMap("PodCondition")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n476); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "observedGeneration":
-			cborwire.Int(d, &m.ObservedGeneration)
-		case "status":
-			cborwire.String(d, &m.Status)
-		case "lastProbeTime":
-			m.LastProbeTime.DecodeCBOR(d)
-		case "lastTransitionTime":
-			m.LastTransitionTime.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *VolumeMountStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n477, ok := d.OpenMap("VolumeMountStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n477); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "mountPath":
-			cborwire.String(d, &m.MountPath)
-		case "readOnly":
-			cborwire.Bool(d, &m.ReadOnly)
-		case "recursiveReadOnly":
-			if k478, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
-				if d.Null() {
-					m.RecursiveReadOnly = nil
-				} else {
-					if m.RecursiveReadOnly == nil {
-						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
-					}
-					cborwire.String(d, m.RecursiveReadOnly)
-				}
-				cborwire.Keep(d, k478, m.RecursiveReadOnly)
-			}
-		case "volumeStatus":
-			if k479, ok := cborwire.ReusePtr(d, &m.VolumeStatus); !ok {
-				if d.Null() {
-					m.VolumeStatus = nil
-				} else {
-					if m.VolumeStatus == nil {
-						m.VolumeStatus = new(VolumeStatus)
-					}
-					(*m.VolumeStatus).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k479, m.VolumeStatus)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *VolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n480, ok := d.OpenMap("VolumeStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n480); i++ {
-		switch string(d.Key()) {
-		case "image":
-			if k481, ok := cborwire.ReusePtr(d, &m.Image); !ok {
-				if d.Null() {
-					m.Image = nil
-				} else {
-					if m.Image == nil {
-						m.Image = new(ImageVolumeStatus)
-					}
-					(*m.Image).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k481, m.Image)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ImageVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n482, ok := d.OpenMap("ImageVolumeStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n482); i++ {
-		switch string(d.Key()) {
-		case "imageRef":
-			cborwire.String(d, &m.ImageRef)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerRestartRule) DecodeCBOR(d *cborwire.Decoder) error {
-	n483, ok := d.OpenMap("ContainerRestartRule")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n483); i++ {
-		switch string(d.Key()) {
-		case "action":
-			cborwire.String(d, &m.Action)
-		case "exitCodes":
-			if k484, ok := cborwire.ReusePtr(d, &m.ExitCodes); !ok {
-				if d.Null() {
-					m.ExitCodes = nil
-				} else {
-					if m.ExitCodes == nil {
-						m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
-					}
-					(*m.ExitCodes).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k484, m.ExitCodes)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerRestartRuleOnExitCodes) DecodeCBOR(d *cborwire.Decoder) error {
-	n485, ok := d.OpenMap("ContainerRestartRuleOnExitCodes")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n485); i++ {
-		switch string(d.Key()) {
-		case "operator":
-			cborwire.String(d, &m.Operator)
-		case "values":
-			if k486, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
-				if d.Null() {
-					m.Values = nil
-				} else if n488, ok := d.OpenArray("[]int32"); ok {
-					s487 := m.Values[:0]
-					if cap(s487) < n488 {
-						s487 = make([]int32, 0, cborwire.SliceCap[int32](d, n488))
-					}
-					at489 := d.Offset()
-					for i := 0; d.NextElem(i, n488); i++ {
-						s487 = cborwire.Grow(d, s487, n488, at489)
-						cborwire.Int(d, &s487[i])
-					}
-					if len(s487) == 0 {
-						s487 = []int32{}
-					}
-					m.Values = s487
-				}
-				cborwire.Keep(d, k486, m.Values)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n490, ok := d.OpenMap("NodeSelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n490); i++ {
-		switch string(d.Key()) {
-		case "nodeSelectorTerms":
-			if k491, ok := cborwire.ReuseSlice(d, &m.NodeSelectorTerms); !ok {
-				if d.Null() {
-					m.NodeSelectorTerms = nil
-				} else if n493, ok := d.OpenArray("[]NodeSelectorTerm"); ok {
-					s492 := m.NodeSelectorTerms[:0]
-					if cap(s492) < n493 {
-						s492 = make([]NodeSelectorTerm, 0, cborwire.SliceCap[NodeSelectorTerm](d, n493))
-					}
-					at494 := d.Offset()
-					for i := 0; d.NextElem(i, n493); i++ {
-						s492 = cborwire.Grow(d, s492, n493, at494)
-						s492[i].DecodeCBOR(d)
-					}
-					if len(s492) == 0 {
-						s492 = []NodeSelectorTerm{}
-					}
-					m.NodeSelectorTerms = s492
-				}
-				cborwire.Keep(d, k491, m.NodeSelectorTerms)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
-	n495, ok := d.OpenMap("NodeSelectorTerm")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n495); i++ {
-		switch string(d.Key()) {
-		case "matchExpressions":
-			if k496, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
-				if d.Null() {
-					m.MatchExpressions = nil
-				} else if n498, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
-					s497 := m.MatchExpressions[:0]
-					if cap(s497) < n498 {
-						s497 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n498))
-					}
-					at499 := d.Offset()
-					for i := 0; d.NextElem(i, n498); i++ {
-						s497 = cborwire.Grow(d, s497, n498, at499)
-						s497[i].DecodeCBOR(d)
-					}
-					if len(s497) == 0 {
-						s497 = []NodeSelectorRequirement{}
-					}
-					m.MatchExpressions = s497
-				}
-				cborwire.Keep(d, k496, m.MatchExpressions)
-			}
-		case "matchFields":
-			if k500, ok := cborwire.ReuseSlice(d, &m.MatchFields); !ok {
-				if d.Null() {
-					m.MatchFields = nil
-				} else if n502, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
-					s501 := m.MatchFields[:0]
-					if cap(s501) < n502 {
-						s501 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n502))
-					}
-					at503 := d.Offset()
-					for i := 0; d.NextElem(i, n502); i++ {
-						s501 = cborwire.Grow(d, s501, n502, at503)
-						s501[i].DecodeCBOR(d)
-					}
-					if len(s501) == 0 {
-						s501 = []NodeSelectorRequirement{}
-					}
-					m.MatchFields = s501
-				}
-				cborwire.Keep(d, k500, m.MatchFields)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n504, ok := d.OpenMap("NodeSelectorRequirement")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n504); i++ {
-		switch string(d.Key()) {
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "operator":
-			cborwire.String(d, &m.Operator)
-		case "values":
-			if k505, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
-				if d.Null() {
-					m.Values = nil
-				} else if n507, ok := d.OpenArray("[]string"); ok {
-					s506 := m.Values[:0]
-					if cap(s506) < n507 {
-						s506 = make([]string, 0, cborwire.SliceCap[string](d, n507))
-					}
-					at508 := d.Offset()
-					for i := 0; d.NextElem(i, n507); i++ {
-						s506 = cborwire.Grow(d, s506, n507, at508)
-						cborwire.String(d, &s506[i])
-					}
-					if len(s506) == 0 {
-						s506 = []string{}
-					}
-					m.Values = s506
-				}
-				cborwire.Keep(d, k505, m.Values)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *TopologySelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
-	n509, ok := d.OpenMap("TopologySelectorTerm")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n509); i++ {
-		switch string(d.Key()) {
-		case "matchLabelExpressions":
-			if k510, ok := cborwire.ReuseSlice(d, &m.MatchLabelExpressions); !ok {
-				if d.Null() {
-					m.MatchLabelExpressions = nil
-				} else if n512, ok := d.OpenArray("[]TopologySelectorLabelRequirement"); ok {
-					s511 := m.MatchLabelExpressions[:0]
-					if cap(s511) < n512 {
-						s511 = make([]TopologySelectorLabelRequirement, 0, cborwire.SliceCap[TopologySelectorLabelRequirement](d, n512))
-					}
-					at513 := d.Offset()
-					for i := 0; d.NextElem(i, n512); i++ {
-						s511 = cborwire.Grow(d, s511, n512, at513)
-						s511[i].DecodeCBOR(d)
-					}
-					if len(s511) == 0 {
-						s511 = []TopologySelectorLabelRequirement{}
-					}
-					m.MatchLabelExpressions = s511
-				}
-				cborwire.Keep(d, k510, m.MatchLabelExpressions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *TopologySelectorLabelRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n514, ok := d.OpenMap("TopologySelectorLabelRequirement")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n514); i++ {
-		switch string(d.Key()) {
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "values":
-			if k515, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
-				if d.Null() {
-					m.Values = nil
-				} else if n517, ok := d.OpenArray("[]string"); ok {
-					s516 := m.Values[:0]
-					if cap(s516) < n517 {
-						s516 = make([]string, 0, cborwire.SliceCap[string](d, n517))
-					}
-					at518 := d.Offset()
-					for i := 0; d.NextElem(i, n517); i++ {
-						s516 = cborwire.Grow(d, s516, n517, at518)
-						cborwire.String(d, &s516[i])
-					}
-					if len(s516) == 0 {
-						s516 = []string{}
-					}
-					m.Values = s516
-				}
-				cborwire.Keep(d, k515, m.Values)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
-	n519, ok := d.OpenMap("Affinity")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n519); i++ {
-		switch string(d.Key()) {
-		case "nodeAffinity":
-			if k520, ok := cborwire.ReusePtr(d, &m.NodeAffinity); !ok {
-				if d.Null() {
-					m.NodeAffinity = nil
-				} else {
-					if m.NodeAffinity == nil {
-						m.NodeAffinity = new(NodeAffinity)
-					}
-					(*m.NodeAffinity).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k520, m.NodeAffinity)
-			}
-		case "podAffinity":
-			if k521, ok := cborwire.ReusePtr(d, &m.PodAffinity); !ok {
-				if d.Null() {
-					m.PodAffinity = nil
-				} else {
-					if m.PodAffinity == nil {
-						m.PodAffinity = new(PodAffinity)
-					}
-					(*m.PodAffinity).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k521, m.PodAffinity)
-			}
-		case "podAntiAffinity":
-			if k522, ok := cborwire.ReusePtr(d, &m.PodAntiAffinity); !ok {
-				if d.Null() {
-					m.PodAntiAffinity = nil
-				} else {
-					if m.PodAntiAffinity == nil {
-						m.PodAntiAffinity = new(PodAntiAffinity)
-					}
-					(*m.PodAntiAffinity).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k522, m.PodAntiAffinity)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodAffinity) DecodeCBOR(d *cborwire.Decoder) error {
-	n523, ok := d.OpenMap("PodAffinity")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n523); i++ {
-		switch string(d.Key()) {
-		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if k524, ok := cborwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-				} else if n526, ok := d.OpenArray("[]PodAffinityTerm"); ok {
-					s525 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
-					if cap(s525) < n526 {
-						s525 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n526))
-					}
-					at527 := d.Offset()
-					for i := 0; d.NextElem(i, n526); i++ {
-						s525 = cborwire.Grow(d, s525, n526, at527)
-						s525[i].DecodeCBOR(d)
-					}
-					if len(s525) == 0 {
-						s525 = []PodAffinityTerm{}
-					}
-					m.RequiredDuringSchedulingIgnoredDuringExecution = s525
-				}
-				cborwire.Keep(d, k524, m.RequiredDuringSchedulingIgnoredDuringExecution)
-			}
-		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if k528, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-				} else if n530, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
-					s529 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-					if cap(s529) < n530 {
-						s529 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n530))
-					}
-					at531 := d.Offset()
-					for i := 0; d.NextElem(i, n530); i++ {
-						s529 = cborwire.Grow(d, s529, n530, at531)
-						s529[i].DecodeCBOR(d)
-					}
-					if len(s529) == 0 {
-						s529 = []WeightedPodAffinityTerm{}
-					}
-					m.PreferredDuringSchedulingIgnoredDuringExecution = s529
-				}
-				cborwire.Keep(d, k528, m.PreferredDuringSchedulingIgnoredDuringExecution)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodAntiAffinity) DecodeCBOR(d *cborwire.Decoder) error {
-	n532, ok := d.OpenMap("PodAntiAffinity")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n532); i++ {
-		switch string(d.Key()) {
-		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if k533, ok := cborwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-				} else if n535, ok := d.OpenArray("[]PodAffinityTerm"); ok {
-					s534 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
-					if cap(s534) < n535 {
-						s534 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n535))
-					}
-					at536 := d.Offset()
-					for i := 0; d.NextElem(i, n535); i++ {
-						s534 = cborwire.Grow(d, s534, n535, at536)
-						s534[i].DecodeCBOR(d)
-					}
-					if len(s534) == 0 {
-						s534 = []PodAffinityTerm{}
-					}
-					m.RequiredDuringSchedulingIgnoredDuringExecution = s534
-				}
-				cborwire.Keep(d, k533, m.RequiredDuringSchedulingIgnoredDuringExecution)
-			}
-		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if k537, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-				} else if n539, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
-					s538 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-					if cap(s538) < n539 {
-						s538 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n539))
-					}
-					at540 := d.Offset()
-					for i := 0; d.NextElem(i, n539); i++ {
-						s538 = cborwire.Grow(d, s538, n539, at540)
-						s538[i].DecodeCBOR(d)
-					}
-					if len(s538) == 0 {
-						s538 = []WeightedPodAffinityTerm{}
-					}
-					m.PreferredDuringSchedulingIgnoredDuringExecution = s538
-				}
-				cborwire.Keep(d, k537, m.PreferredDuringSchedulingIgnoredDuringExecution)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *WeightedPodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
-	n541, ok := d.OpenMap("WeightedPodAffinityTerm")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n541); i++ {
-		switch string(d.Key()) {
-		case "weight":
-			cborwire.Int(d, &m.Weight)
-		case "podAffinityTerm":
-			m.PodAffinityTerm.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
-	n542, ok := d.OpenMap("PodAffinityTerm")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n542); i++ {
-		switch string(d.Key()) {
-		case "labelSelector":
-			if k543, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
-				if d.Null() {
-					m.LabelSelector = nil
-				} else {
-					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
-					}
-					(*m.LabelSelector).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k543, m.LabelSelector)
-			}
-		case "namespaces":
-			if k544, ok := cborwire.ReuseSlice(d, &m.Namespaces); !ok {
-				if d.Null() {
-					m.Namespaces = nil
-				} else if n546, ok := d.OpenArray("[]string"); ok {
-					s545 := m.Namespaces[:0]
-					if cap(s545) < n546 {
-						s545 = make([]string, 0, cborwire.SliceCap[string](d, n546))
-					}
-					at547 := d.Offset()
-					for i := 0; d.NextElem(i, n546); i++ {
-						s545 = cborwire.Grow(d, s545, n546, at547)
-						cborwire.String(d, &s545[i])
-					}
-					if len(s545) == 0 {
-						s545 = []string{}
-					}
-					m.Namespaces = s545
-				}
-				cborwire.Keep(d, k544, m.Namespaces)
-			}
-		case "topologyKey":
-			cborwire.String(d, &m.TopologyKey)
-		case "namespaceSelector":
-			if k548, ok := cborwire.ReusePtr(d, &m.NamespaceSelector); !ok {
-				if d.Null() {
-					m.NamespaceSelector = nil
-				} else {
-					if m.NamespaceSelector == nil {
-						m.NamespaceSelector = new(metav1.LabelSelector)
-					}
-					(*m.NamespaceSelector).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k548, m.NamespaceSelector)
-			}
-		case "matchLabelKeys":
-			if k549, ok := cborwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
-				if d.Null() {
-					m.MatchLabelKeys = nil
-				} else if n551, ok := d.OpenArray("[]string"); ok {
-					s550 := m.MatchLabelKeys[:0]
-					if cap(s550) < n551 {
-						s550 = make([]string, 0, cborwire.SliceCap[string](d, n551))
-					}
-					at552 := d.Offset()
-					for i := 0; d.NextElem(i, n551); i++ {
-						s550 = cborwire.Grow(d, s550, n551, at552)
-						cborwire.String(d, &s550[i])
-					}
-					if len(s550) == 0 {
-						s550 = []string{}
-					}
-					m.MatchLabelKeys = s550
-				}
-				cborwire.Keep(d, k549, m.MatchLabelKeys)
-			}
-		case "mismatchLabelKeys":
-			if k553, ok := cborwire.ReuseSlice(d, &m.MismatchLabelKeys); !ok {
-				if d.Null() {
-					m.MismatchLabelKeys = nil
-				} else if n555, ok := d.OpenArray("[]string"); ok {
-					s554 := m.MismatchLabelKeys[:0]
-					if cap(s554) < n555 {
-						s554 = make([]string, 0, cborwire.SliceCap[string](d, n555))
-					}
-					at556 := d.Offset()
-					for i := 0; d.NextElem(i, n555); i++ {
-						s554 = cborwire.Grow(d, s554, n555, at556)
-						cborwire.String(d, &s554[i])
-					}
-					if len(s554) == 0 {
-						s554 = []string{}
-					}
-					m.MismatchLabelKeys = s554
-				}
-				cborwire.Keep(d, k553, m.MismatchLabelKeys)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
-	n557, ok := d.OpenMap("NodeAffinity")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n557); i++ {
-		switch string(d.Key()) {
-		case "requiredDuringSchedulingIgnoredDuringExecution":
-			if k558, ok := cborwire.ReusePtr(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
-				} else {
-					if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-						m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
-					}
-					(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k558, m.RequiredDuringSchedulingIgnoredDuringExecution)
-			}
-		case "preferredDuringSchedulingIgnoredDuringExecution":
-			if k559, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
-				if d.Null() {
-					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
-				} else if n561, ok := d.OpenArray("[]PreferredSchedulingTerm"); ok {
-					s560 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
-					if cap(s560) < n561 {
-						s560 = make([]PreferredSchedulingTerm, 0, cborwire.SliceCap[PreferredSchedulingTerm](d, n561))
-					}
-					at562 := d.Offset()
-					for i := 0; d.NextElem(i, n561); i++ {
-						s560 = cborwire.Grow(d, s560, n561, at562)
-						s560[i].DecodeCBOR(d)
-					}
-					if len(s560) == 0 {
-						s560 = []PreferredSchedulingTerm{}
-					}
-					m.PreferredDuringSchedulingIgnoredDuringExecution = s560
-				}
-				cborwire.Keep(d, k559, m.PreferredDuringSchedulingIgnoredDuringExecution)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PreferredSchedulingTerm) DecodeCBOR(d *cborwire.Decoder) error {
-	n563, ok := d.OpenMap("PreferredSchedulingTerm")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n563); i++ {
-		switch string(d.Key()) {
-		case "weight":
-			cborwire.Int(d, &m.Weight)
-		case "preference":
-			m.Preference.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Taint) DecodeCBOR(d *cborwire.Decoder) error {
-	n564, ok := d.OpenMap("Taint")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n564); i++ {
-		switch string(d.Key()) {
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "value":
-			cborwire.String(d, &m.Value)
-		case "effect":
-			cborwire.String(d, &m.Effect)
-		case "timeAdded":
-			if k565, ok := cborwire.ReusePtr(d, &m.TimeAdded); !ok {
-				if d.Null() {
-					m.TimeAdded = nil
-				} else {
-					if m.TimeAdded == nil {
-						m.TimeAdded = new(metav1.Time)
-					}
-					(*m.TimeAdded).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k565, m.TimeAdded)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Toleration) DecodeCBOR(d *cborwire.Decoder) error {
-	n566, ok := d.OpenMap("Toleration")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n566); i++ {
-		switch string(d.Key()) {
-		case "key":
-			cborwire.String(d, &m.Key)
-		case "operator":
-			cborwire.String(d, &m.Operator)
-		case "value":
-			cborwire.String(d, &m.Value)
-		case "effect":
-			cborwire.String(d, &m.Effect)
-		case "tolerationSeconds":
-			if k567, ok := cborwire.ReusePtr(d, &m.TolerationSeconds); !ok {
-				if d.Null() {
-					m.TolerationSeconds = nil
-				} else {
-					if m.TolerationSeconds == nil {
-						m.TolerationSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.TolerationSeconds)
-				}
-				cborwire.Keep(d, k567, m.TolerationSeconds)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodReadinessGate) DecodeCBOR(d *cborwire.Decoder) error {
-	n568, ok := d.OpenMap("PodReadinessGate")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n568); i++ {
-		switch string(d.Key()) {
-		case "conditionType":
-			cborwire.String(d, &m.ConditionType)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n569, ok := d.OpenMap("PodSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n569); i++ {
-		switch string(d.Key()) {
-		case "volumes":
-			if k570, ok := cborwire.ReuseSlice(d, &m.Volumes); !ok {
-				if d.Null() {
-					m.Volumes = nil
-				} else if n572, ok := d.OpenArray("[]Volume"); ok {
-					s571 := m.Volumes[:0]
-					if cap(s571) < n572 {
-						s571 = make([]Volume, 0, cborwire.SliceCap[Volume](d, n572))
-					}
-					at573 := d.Offset()
-					for i := 0; d.NextElem(i, n572); i++ {
-						s571 = cborwire.Grow(d, s571, n572, at573)
-						s571[i].DecodeCBOR(d)
-					}
-					if len(s571) == 0 {
-						s571 = []Volume{}
-					}
-					m.Volumes = s571
-				}
-				cborwire.Keep(d, k570, m.Volumes)
-			}
-		case "initContainers":
-			if k574, ok := cborwire.ReuseSlice(d, &m.InitContainers); !ok {
-				if d.Null() {
-					m.InitContainers = nil
-				} else if n576, ok := d.OpenArray("[]Container"); ok {
-					s575 := m.InitContainers[:0]
-					if cap(s575) < n576 {
-						s575 = make([]Container, 0, cborwire.SliceCap[Container](d, n576))
-					}
-					at577 := d.Offset()
-					for i := 0; d.NextElem(i, n576); i++ {
-						s575 = cborwire.Grow(d, s575, n576, at577)
-						s575[i].DecodeCBOR(d)
-					}
-					if len(s575) == 0 {
-						s575 = []Container{}
-					}
-					m.InitContainers = s575
-				}
-				cborwire.Keep(d, k574, m.InitContainers)
-			}
-		case "containers":
-			if k578, ok := cborwire.ReuseSlice(d, &m.Containers); !ok {
-				if d.Null() {
-					m.Containers = nil
-				} else if n580, ok := d.OpenArray("[]Container"); ok {
-					s579 := m.Containers[:0]
-					if cap(s579) < n580 {
-						s579 = make([]Container, 0, cborwire.SliceCap[Container](d, n580))
-					}
-					at581 := d.Offset()
-					for i := 0; d.NextElem(i, n580); i++ {
-						s579 = cborwire.Grow(d, s579, n580, at581)
-						s579[i].DecodeCBOR(d)
-					}
-					if len(s579) == 0 {
-						s579 = []Container{}
-					}
-					m.Containers = s579
-				}
-				cborwire.Keep(d, k578, m.Containers)
-			}
-		case "ephemeralContainers":
-			if k582, ok := cborwire.ReuseSlice(d, &m.EphemeralContainers); !ok {
-				if d.Null() {
-					m.EphemeralContainers = nil
-				} else if n584, ok := d.OpenArray("[]EphemeralContainer"); ok {
-					s583 := m.EphemeralContainers[:0]
-					if cap(s583) < n584 {
-						s583 = make([]EphemeralContainer, 0, cborwire.SliceCap[EphemeralContainer](d, n584))
-					}
-					at585 := d.Offset()
-					for i := 0; d.NextElem(i, n584); i++ {
-						s583 = cborwire.Grow(d, s583, n584, at585)
-						s583[i].DecodeCBOR(d)
-					}
-					if len(s583) == 0 {
-						s583 = []EphemeralContainer{}
-					}
-					m.EphemeralContainers = s583
-				}
-				cborwire.Keep(d, k582, m.EphemeralContainers)
-			}
-		case "restartPolicy":
-			cborwire.String(d, &m.RestartPolicy)
-		case "terminationGracePeriodSeconds":
-			if k586, ok := cborwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
-				if d.Null() {
-					m.TerminationGracePeriodSeconds = nil
-				} else {
-					if m.TerminationGracePeriodSeconds == nil {
-						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.TerminationGracePeriodSeconds)
-				}
-				cborwire.Keep(d, k586, m.TerminationGracePeriodSeconds)
-			}
-		case "activeDeadlineSeconds":
-			if k587, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
-				if d.Null() {
-					m.ActiveDeadlineSeconds = nil
-				} else {
-					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.ActiveDeadlineSeconds)
-				}
-				cborwire.Keep(d, k587, m.ActiveDeadlineSeconds)
-			}
-		case "dnsPolicy":
-			cborwire.String(d, &m.DNSPolicy)
-		case "nodeSelector":
-			cborwire.StringMap(d, &m.NodeSelector)
-		case "serviceAccountName":
-			cborwire.String(d, &m.ServiceAccountName)
-		case "serviceAccount":
-			cborwire.String(d, &m.DeprecatedServiceAccount)
-		case "automountServiceAccountToken":
-			if k588, ok := cborwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
-				if d.Null() {
-					m.AutomountServiceAccountToken = nil
-				} else {
-					if m.AutomountServiceAccountToken == nil {
-						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.AutomountServiceAccountToken)
-				}
-				cborwire.Keep(d, k588, m.AutomountServiceAccountToken)
-			}
-		case "nodeName":
-			cborwire.String(d, &m.NodeName)
-		case "hostNetwork":
-			cborwire.Bool(d, &m.HostNetwork)
-		case "hostPID":
-			cborwire.Bool(d, &m.HostPID)
-		case "hostIPC":
-			cborwire.Bool(d, &m.HostIPC)
-		case "shareProcessNamespace":
-			if k589, ok := cborwire.ReusePtr(d, &m.ShareProcessNamespace); !ok {
-				if d.Null() {
-					m.ShareProcessNamespace = nil
-				} else {
-					if m.ShareProcessNamespace == nil {
-						m.ShareProcessNamespace = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.ShareProcessNamespace)
-				}
-				cborwire.Keep(d, k589, m.ShareProcessNamespace)
-			}
-		case "securityContext":
-			if k590, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
-				if d.Null() {
-					m.SecurityContext = nil
-				} else {
-					if m.SecurityContext == nil {
-						m.SecurityContext = new(PodSecurityContext)
-					}
-					(*m.SecurityContext).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k590, m.SecurityContext)
-			}
-		case "imagePullSecrets":
-			if k591, ok := cborwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
-				if d.Null() {
-					m.ImagePullSecrets = nil
-				} else if n593, ok := d.OpenArray("[]LocalObjectReference"); ok {
-					s592 := m.ImagePullSecrets[:0]
-					if cap(s592) < n593 {
-						s592 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n593))
-					}
-					at594 := d.Offset()
-					for i := 0; d.NextElem(i, n593); i++ {
-						s592 = cborwire.Grow(d, s592, n593, at594)
-						s592[i].DecodeCBOR(d)
-					}
-					if len(s592) == 0 {
-						s592 = []LocalObjectReference{}
-					}
-					m.ImagePullSecrets = s592
-				}
-				cborwire.Keep(d, k591, m.ImagePullSecrets)
-			}
-		case "hostname":
-			cborwire.String(d, &m.Hostname)
-		case "subdomain":
-			cborwire.String(d, &m.Subdomain)
-		case "affinity":
-			if k595, ok := cborwire.ReusePtr(d, &m.Affinity); !ok {
-				if d.Null() {
-					m.Affinity = nil
-				} else {
-					if m.Affinity == nil {
-						m.Affinity = new(Affinity)
-					}
-					(*m.Affinity).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k595, m.Affinity)
-			}
-		case "schedulerName":
-			cborwire.String(d, &m.SchedulerName)
-		case "tolerations":
-			if k596, ok := cborwire.ReuseSlice(d, &m.Tolerations); !ok {
-				if d.Null() {
-					m.Tolerations = nil
-				} else if n598, ok := d.OpenArray("[]Toleration"); ok {
-					s597 := m.Tolerations[:0]
-					if cap(s597) < n598 {
-						s597 = make([]Toleration, 0, cborwire.SliceCap[Toleration](d, n598))
-					}
-					at599 := d.Offset()
-					for i := 0; d.NextElem(i, n598); i++ {
-						s597 = cborwire.Grow(d, s597, n598, at599)
-						s597[i].DecodeCBOR(d)
-					}
-					if len(s597) == 0 {
-						s597 = []Toleration{}
-					}
-					m.Tolerations = s597
-				}
-				cborwire.Keep(d, k596, m.Tolerations)
-			}
-		case "hostAliases":
-			if k600, ok := cborwire.ReuseSlice(d, &m.HostAliases); !ok {
-				if d.Null() {
-					m.HostAliases = nil
-				} else if n602, ok := d.OpenArray("[]HostAlias"); ok {
-					s601 := m.HostAliases[:0]
-					if cap(s601) < n602 {
-						s601 = make([]HostAlias, 0, cborwire.SliceCap[HostAlias](d, n602))
-					}
-					at603 := d.Offset()
-					for i := 0; d.NextElem(i, n602); i++ {
-						s601 = cborwire.Grow(d, s601, n602, at603)
-						s601[i].DecodeCBOR(d)
-					}
-					if len(s601) == 0 {
-						s601 = []HostAlias{}
-					}
-					m.HostAliases = s601
-				}
-				cborwire.Keep(d, k600, m.HostAliases)
-			}
-		case "priorityClassName":
-			cborwire.String(d, &m.PriorityClassName)
-		case "priority":
-			if k604, ok := cborwire.ReusePtr(d, &m.Priority); !ok {
-				if d.Null() {
-					m.Priority = nil
-				} else {
-					if m.Priority == nil {
-						m.Priority = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.Priority)
-				}
-				cborwire.Keep(d, k604, m.Priority)
-			}
-		case "dnsConfig":
-			if k605, ok := cborwire.ReusePtr(d, &m.DNSConfig); !ok {
-				if d.Null() {
-					m.DNSConfig = nil
-				} else {
-					if m.DNSConfig == nil {
-						m.DNSConfig = new(PodDNSConfig)
-					}
-					(*m.DNSConfig).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k605, m.DNSConfig)
-			}
-		case "readinessGates":
-			if k606, ok := cborwire.ReuseSlice(d, &m.ReadinessGates); !ok {
-				if d.Null() {
-					m.ReadinessGates = nil
-				} else if n608, ok := d.OpenArray("[]PodReadinessGate"); ok {
-					s607 := m.ReadinessGates[:0]
-					if cap(s607) < n608 {
-						s607 = make([]PodReadinessGate, 0, cborwire.SliceCap[PodReadinessGate](d, n608))
-					}
-					at609 := d.Offset()
-					for i := 0; d.NextElem(i, n608); i++ {
-						s607 = cborwire.Grow(d, s607, n608, at609)
-						s607[i].DecodeCBOR(d)
-					}
-					if len(s607) == 0 {
-						s607 = []PodReadinessGate{}
-					}
-					m.ReadinessGates = s607
-				}
-				cborwire.Keep(d, k606, m.ReadinessGates)
-			}
-		case "runtimeClassName":
-			if k610, ok := cborwire.ReusePtr(d, &m.RuntimeClassName); !ok {
-				if d.Null() {
-					m.RuntimeClassName = nil
-				} else {
-					if m.RuntimeClassName == nil {
-						m.RuntimeClassName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.RuntimeClassName)
-				}
-				cborwire.Keep(d, k610, m.RuntimeClassName)
-			}
-		case "enableServiceLinks":
-			if k611, ok := cborwire.ReusePtr(d, &m.EnableServiceLinks); !ok {
-				if d.Null() {
-					m.EnableServiceLinks = nil
-				} else {
-					if m.EnableServiceLinks == nil {
-						m.EnableServiceLinks = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.EnableServiceLinks)
-				}
-				cborwire.Keep(d, k611, m.EnableServiceLinks)
-			}
-		case "preemptionPolicy":
-			if k612, ok := cborwire.ReusePtr(d, &m.PreemptionPolicy); !ok {
-				if d.Null() {
-					m.PreemptionPolicy = nil
-				} else {
-					if m.PreemptionPolicy == nil {
-						m.PreemptionPolicy = cborwire.NewString[PreemptionPolicy](d)
-					}
-					cborwire.String(d, m.PreemptionPolicy)
-				}
-				cborwire.Keep(d, k612, m.PreemptionPolicy)
-			}
-		case "overhead":
-			m.Overhead.DecodeCBOR(d)
-		case "topologySpreadConstraints":
-			if k613, ok := cborwire.ReuseSlice(d, &m.TopologySpreadConstraints); !ok {
-				if d.Null() {
-					m.TopologySpreadConstraints = nil
-				} else if n615, ok := d.OpenArray("[]TopologySpreadConstraint"); ok {
-					s614 := m.TopologySpreadConstraints[:0]
-					if cap(s614) < n615 {
-						s614 = make([]TopologySpreadConstraint, 0, cborwire.SliceCap[TopologySpreadConstraint](d, n615))
-					}
-					at616 := d.Offset()
-					for i := 0; d.NextElem(i, n615); i++ {
-						s614 = cborwire.Grow(d, s614, n615, at616)
-						s614[i].DecodeCBOR(d)
-					}
-					if len(s614) == 0 {
-						s614 = []TopologySpreadConstraint{}
-					}
-					m.TopologySpreadConstraints = s614
-				}
-				cborwire.Keep(d, k613, m.TopologySpreadConstraints)
-			}
-		case "setHostnameAsFQDN":
-			if k617, ok := cborwire.ReusePtr(d, &m.SetHostnameAsFQDN); !ok {
-				if d.Null() {
-					m.SetHostnameAsFQDN = nil
-				} else {
-					if m.SetHostnameAsFQDN == nil {
-						m.SetHostnameAsFQDN = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.SetHostnameAsFQDN)
-				}
-				cborwire.Keep(d, k617, m.SetHostnameAsFQDN)
-			}
-		case "os":
-			if k618, ok := cborwire.ReusePtr(d, &m.OS); !ok {
-				if d.Null() {
-					m.OS = nil
-				} else {
-					if m.OS == nil {
-						m.OS = new(PodOS)
-					}
-					(*m.OS).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k618, m.OS)
-			}
-		case "hostUsers":
-			if k619, ok := cborwire.ReusePtr(d, &m.HostUsers); !ok {
-				if d.Null() {
-					m.HostUsers = nil
-				} else {
-					if m.HostUsers == nil {
-						m.HostUsers = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.HostUsers)
-				}
-				cborwire.Keep(d, k619, m.HostUsers)
-			}
-		case "schedulingGates":
-			if k620, ok := cborwire.ReuseSlice(d, &m.SchedulingGates); !ok {
-				if d.Null() {
-					m.SchedulingGates = nil
-				} else if n622, ok := d.OpenArray("[]PodSchedulingGate"); ok {
-					s621 := m.SchedulingGates[:0]
-					if cap(s621) < n622 {
-						s621 = make([]PodSchedulingGate, 0, cborwire.SliceCap[PodSchedulingGate](d, n622))
-					}
-					at623 := d.Offset()
-					for i := 0; d.NextElem(i, n622); i++ {
-						s621 = cborwire.Grow(d, s621, n622, at623)
-						s621[i].DecodeCBOR(d)
-					}
-					if len(s621) == 0 {
-						s621 = []PodSchedulingGate{}
-					}
-					m.SchedulingGates = s621
-				}
-				cborwire.Keep(d, k620, m.SchedulingGates)
-			}
-		case "resourceClaims":
-			if k624, ok := cborwire.ReuseSlice(d, &m.ResourceClaims); !ok {
-				if d.Null() {
-					m.ResourceClaims = nil
-				} else if n626, ok := d.OpenArray("[]PodResourceClaim"); ok {
-					s625 := m.ResourceClaims[:0]
-					if cap(s625) < n626 {
-						s625 = make([]PodResourceClaim, 0, cborwire.SliceCap[PodResourceClaim](d, n626))
-					}
-					at627 := d.Offset()
-					for i := 0; d.NextElem(i, n626); i++ {
-						s625 = cborwire.Grow(d, s625, n626, at627)
-						s625[i].DecodeCBOR(d)
-					}
-					if len(s625) == 0 {
-						s625 = []PodResourceClaim{}
-					}
-					m.ResourceClaims = s625
-				}
-				cborwire.Keep(d, k624, m.ResourceClaims)
-			}
-		case "resources":
-			if k628, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
-				if d.Null() {
-					m.Resources = nil
-				} else {
-					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
-					}
-					(*m.Resources).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k628, m.Resources)
-			}
-		case "hostnameOverride":
-			if k629, ok := cborwire.ReusePtr(d, &m.HostnameOverride); !ok {
-				if d.Null() {
-					m.HostnameOverride = nil
-				} else {
-					if m.HostnameOverride == nil {
-						m.HostnameOverride = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.HostnameOverride)
-				}
-				cborwire.Keep(d, k629, m.HostnameOverride)
-			}
-		case "schedulingGroup":
-			if k630, ok := cborwire.ReusePtr(d, &m.SchedulingGroup); !ok {
-				if d.Null() {
-					m.SchedulingGroup = nil
-				} else {
-					if m.SchedulingGroup == nil {
-						m.SchedulingGroup = new(PodSchedulingGroup)
-					}
-					(*m.SchedulingGroup).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k630, m.SchedulingGroup)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
-	n631, ok := d.OpenMap("PodResourceClaim")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n631); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "resourceClaimName":
-			if k632, ok := cborwire.ReusePtr(d, &m.ResourceClaimName); !ok {
-				if d.Null() {
-					m.ResourceClaimName = nil
-				} else {
-					if m.ResourceClaimName == nil {
-						m.ResourceClaimName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.ResourceClaimName)
-				}
-				cborwire.Keep(d, k632, m.ResourceClaimName)
-			}
-		case "resourceClaimTemplateName":
-			if k633, ok := cborwire.ReusePtr(d, &m.ResourceClaimTemplateName); !ok {
-				if d.Null() {
-					m.ResourceClaimTemplateName = nil
-				} else {
-					if m.ResourceClaimTemplateName == nil {
-						m.ResourceClaimTemplateName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.ResourceClaimTemplateName)
-				}
-				cborwire.Keep(d, k633, m.ResourceClaimTemplateName)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n634, ok := d.OpenMap("PodResourceClaimStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n634); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "resourceClaimName":
-			if k635, ok := cborwire.ReusePtr(d, &m.ResourceClaimName); !ok {
-				if d.Null() {
-					m.ResourceClaimName = nil
-				} else {
-					if m.ResourceClaimName == nil {
-						m.ResourceClaimName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.ResourceClaimName)
-				}
-				cborwire.Keep(d, k635, m.ResourceClaimName)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodExtendedResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n636, ok := d.OpenMap("PodExtendedResourceClaimStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n636); i++ {
-		switch string(d.Key()) {
-		case "requestMappings":
-			if k637, ok := cborwire.ReuseSlice(d, &m.RequestMappings); !ok {
-				if d.Null() {
-					m.RequestMappings = nil
-				} else if n639, ok := d.OpenArray("[]ContainerExtendedResourceRequest"); ok {
-					s638 := m.RequestMappings[:0]
-					if cap(s638) < n639 {
-						s638 = make([]ContainerExtendedResourceRequest, 0, cborwire.SliceCap[ContainerExtendedResourceRequest](d, n639))
-					}
-					at640 := d.Offset()
-					for i := 0; d.NextElem(i, n639); i++ {
-						s638 = cborwire.Grow(d, s638, n639, at640)
-						s638[i].DecodeCBOR(d)
-					}
-					if len(s638) == 0 {
-						s638 = []ContainerExtendedResourceRequest{}
-					}
-					m.RequestMappings = s638
-				}
-				cborwire.Keep(d, k637, m.RequestMappings)
-			}
-		case "resourceClaimName":
-			cborwire.String(d, &m.ResourceClaimName)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerExtendedResourceRequest) DecodeCBOR(d *cborwire.Decoder) error {
-	n641, ok := d.OpenMap("ContainerExtendedResourceRequest")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n641); i++ {
-		switch string(d.Key()) {
-		case "containerName":
-			cborwire.String(d, &m.ContainerName)
-		case "resourceName":
-			cborwire.String(d, &m.ResourceName)
-		case "requestName":
-			cborwire.String(d, &m.RequestName)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodOS) DecodeCBOR(d *cborwire.Decoder) error {
-	n642, ok := d.OpenMap("PodOS")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n642); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodSchedulingGate) DecodeCBOR(d *cborwire.Decoder) error {
-	n643, ok := d.OpenMap("PodSchedulingGate")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n643); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodSchedulingGroup) DecodeCBOR(d *cborwire.Decoder) error {
-	n644, ok := d.OpenMap("PodSchedulingGroup")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n644); i++ {
-		switch string(d.Key()) {
-		case "podGroupName":
-			if k645, ok := cborwire.ReusePtr(d, &m.PodGroupName); !ok {
-				if d.Null() {
-					m.PodGroupName = nil
-				} else {
-					if m.PodGroupName == nil {
-						m.PodGroupName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.PodGroupName)
-				}
-				cborwire.Keep(d, k645, m.PodGroupName)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
-	n646, ok := d.OpenMap("TopologySpreadConstraint")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n646); i++ {
-		switch string(d.Key()) {
-		case "maxSkew":
-			cborwire.Int(d, &m.MaxSkew)
-		case "topologyKey":
-			cborwire.String(d, &m.TopologyKey)
-		case "whenUnsatisfiable":
-			cborwire.String(d, &m.WhenUnsatisfiable)
-		case "labelSelector":
-			if k647, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
-				if d.Null() {
-					m.LabelSelector = nil
-				} else {
-					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
-					}
-					(*m.LabelSelector).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k647, m.LabelSelector)
-			}
-		case "minDomains":
-			if k648, ok := cborwire.ReusePtr(d, &m.MinDomains); !ok {
-				if d.Null() {
-					m.MinDomains = nil
-				} else {
-					if m.MinDomains == nil {
-						m.MinDomains = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.MinDomains)
-				}
-				cborwire.Keep(d, k648, m.MinDomains)
-			}
-		case "nodeAffinityPolicy":
-			if k649, ok := cborwire.ReusePtr(d, &m.NodeAffinityPolicy); !ok {
-				if d.Null() {
-					m.NodeAffinityPolicy = nil
-				} else {
-					if m.NodeAffinityPolicy == nil {
-						m.NodeAffinityPolicy = cborwire.NewString[NodeInclusionPolicy](d)
-					}
-					cborwire.String(d, m.NodeAffinityPolicy)
-				}
-				cborwire.Keep(d, k649, m.NodeAffinityPolicy)
-			}
-		case "nodeTaintsPolicy":
-			if k650, ok := cborwire.ReusePtr(d, &m.NodeTaintsPolicy); !ok {
-				if d.Null() {
-					m.NodeTaintsPolicy = nil
-				} else {
-					if m.NodeTaintsPolicy == nil {
-						m.NodeTaintsPolicy = cborwire.NewString[NodeInclusionPolicy](d)
-					}
-					cborwire.String(d, m.NodeTaintsPolicy)
-				}
-				cborwire.Keep(d, k650, m.NodeTaintsPolicy)
-			}
-		case "matchLabelKeys":
-			if k651, ok := cborwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
-				if d.Null() {
-					m.MatchLabelKeys = nil
-				} else if n653, ok := d.OpenArray("[]string"); ok {
-					s652 := m.MatchLabelKeys[:0]
-					if cap(s652) < n653 {
-						s652 = make([]string, 0, cborwire.SliceCap[string](d, n653))
-					}
-					at654 := d.Offset()
-					for i := 0; d.NextElem(i, n653); i++ {
-						s652 = cborwire.Grow(d, s652, n653, at654)
-						cborwire.String(d, &s652[i])
-					}
-					if len(s652) == 0 {
-						s652 = []string{}
-					}
-					m.MatchLabelKeys = s652
-				}
-				cborwire.Keep(d, k651, m.MatchLabelKeys)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *HostAlias) DecodeCBOR(d *cborwire.Decoder) error {
-	n655, ok := d.OpenMap("HostAlias")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n655); i++ {
-		switch string(d.Key()) {
-		case "ip":
-			cborwire.String(d, &m.IP)
-		case "hostnames":
-			if k656, ok := cborwire.ReuseSlice(d, &m.Hostnames); !ok {
-				if d.Null() {
-					m.Hostnames = nil
-				} else if n658, ok := d.OpenArray("[]string"); ok {
-					s657 := m.Hostnames[:0]
-					if cap(s657) < n658 {
-						s657 = make([]string, 0, cborwire.SliceCap[string](d, n658))
-					}
-					at659 := d.Offset()
-					for i := 0; d.NextElem(i, n658); i++ {
-						s657 = cborwire.Grow(d, s657, n658, at659)
-						cborwire.String(d, &s657[i])
-					}
-					if len(s657) == 0 {
-						s657 = []string{}
-					}
-					m.Hostnames = s657
-				}
-				cborwire.Keep(d, k656, m.Hostnames)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
-	n660, ok := d.OpenMap("PodSecurityContext")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n660); i++ {
-		switch string(d.Key()) {
-		case "seLinuxOptions":
-			if k661, ok := cborwire.ReusePtr(d, &m.SELinuxOptions); !ok {
-				if d.Null() {
-					m.SELinuxOptions = nil
-				} else {
-					if m.SELinuxOptions == nil {
-						m.SELinuxOptions = new(SELinuxOptions)
-					}
-					(*m.SELinuxOptions).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k661, m.SELinuxOptions)
-			}
-		case "windowsOptions":
-			if k662, ok := cborwire.ReusePtr(d, &m.WindowsOptions); !ok {
-				if d.Null() {
-					m.WindowsOptions = nil
-				} else {
-					if m.WindowsOptions == nil {
-						m.WindowsOptions = new(WindowsSecurityContextOptions)
-					}
-					(*m.WindowsOptions).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k662, m.WindowsOptions)
-			}
-		case "runAsUser":
-			if k663, ok := cborwire.ReusePtr(d, &m.RunAsUser); !ok {
-				if d.Null() {
-					m.RunAsUser = nil
-				} else {
-					if m.RunAsUser == nil {
-						m.RunAsUser = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.RunAsUser)
-				}
-				cborwire.Keep(d, k663, m.RunAsUser)
-			}
-		case "runAsGroup":
-			if k664, ok := cborwire.ReusePtr(d, &m.RunAsGroup); !ok {
-				if d.Null() {
-					m.RunAsGroup = nil
-				} else {
-					if m.RunAsGroup == nil {
-						m.RunAsGroup = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.RunAsGroup)
-				}
-				cborwire.Keep(d, k664, m.RunAsGroup)
-			}
-		case "runAsNonRoot":
-			if k665, ok := cborwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
-				if d.Null() {
-					m.RunAsNonRoot = nil
-				} else {
-					if m.RunAsNonRoot == nil {
-						m.RunAsNonRoot = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.RunAsNonRoot)
-				}
-				cborwire.Keep(d, k665, m.RunAsNonRoot)
-			}
-		case "supplementalGroups":
-			if k666, ok := cborwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
-				if d.Null() {
-					m.SupplementalGroups = nil
-				} else if n668, ok := d.OpenArray("[]int64"); ok {
-					s667 := m.SupplementalGroups[:0]
-					if cap(s667) < n668 {
-						s667 = make([]int64, 0, cborwire.SliceCap[int64](d, n668))
-					}
-					at669 := d.Offset()
-					for i := 0; d.NextElem(i, n668); i++ {
-						s667 = cborwire.Grow(d, s667, n668, at669)
-						cborwire.Int(d, &s667[i])
-					}
-					if len(s667) == 0 {
-						s667 = []int64{}
-					}
-					m.SupplementalGroups = s667
-				}
-				cborwire.Keep(d, k666, m.SupplementalGroups)
-			}
-		case "supplementalGroupsPolicy":
-			if k670, ok := cborwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
-				if d.Null() {
-					m.SupplementalGroupsPolicy = nil
-				} else {
-					if m.SupplementalGroupsPolicy == nil {
-						m.SupplementalGroupsPolicy = cborwire.NewString[SupplementalGroupsPolicy](d)
-					}
-					cborwire.String(d, m.SupplementalGroupsPolicy)
-				}
-				cborwire.Keep(d, k670, m.SupplementalGroupsPolicy)
-			}
-		case "fsGroup":
-			if k671, ok := cborwire.ReusePtr(d, &m.FSGroup); !ok {
-				if d.Null() {
-					m.FSGroup = nil
-				} else {
-					if m.FSGroup == nil {
-						m.FSGroup = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.FSGroup)
-				}
-				cborwire.Keep(d, k671, m.FSGroup)
-			}
-		case "sysctls":
-			if k672, ok := cborwire.ReuseSlice(d, &m.Sysctls); !ok {
-				if d.Null() {
-					m.Sysctls = nil
-				} else if n674, ok := d.OpenArray("[]Sysctl"); ok {
-					s673 := m.Sysctls[:0]
-					if cap(s673) < n674 {
-						s673 = make([]Sysctl, 0, cborwire.SliceCap[Sysctl](d, n674))
-					}
-					at675 := d.Offset()
-					for i := 0; d.NextElem(i, n674); i++ {
-						s673 = cborwire.Grow(d, s673, n674, at675)
-						s673[i].DecodeCBOR(d)
-					}
-					if len(s673) == 0 {
-						s673 = []Sysctl{}
-					}
-					m.Sysctls = s673
-				}
-				cborwire.Keep(d, k672, m.Sysctls)
-			}
-		case "fsGroupChangePolicy":
-			if k676, ok := cborwire.ReusePtr(d, &m.FSGroupChangePolicy); !ok {
-				if d.Null() {
-					m.FSGroupChangePolicy = nil
-				} else {
-					if m.FSGroupChangePolicy == nil {
-						m.FSGroupChangePolicy = cborwire.NewString[PodFSGroupChangePolicy](d)
-					}
-					cborwire.String(d, m.FSGroupChangePolicy)
-				}
-				cborwire.Keep(d, k676, m.FSGroupChangePolicy)
-			}
-		case "seccompProfile":
-			if k677, ok := cborwire.ReusePtr(d, &m.SeccompProfile); !ok {
-				if d.Null() {
-					m.SeccompProfile = nil
-				} else {
-					if m.SeccompProfile == nil {
-						m.SeccompProfile = new(SeccompProfile)
-					}
-					(*m.SeccompProfile).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k677, m.SeccompProfile)
-			}
-		case "appArmorProfile":
-			if k678, ok := cborwire.ReusePtr(d, &m.AppArmorProfile); !ok {
-				if d.Null() {
-					m.AppArmorProfile = nil
-				} else {
-					if m.AppArmorProfile == nil {
-						m.AppArmorProfile = new(AppArmorProfile)
-					}
-					(*m.AppArmorProfile).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k678, m.AppArmorProfile)
-			}
-		case "seLinuxChangePolicy":
-			if k679, ok := cborwire.ReusePtr(d, &m.SELinuxChangePolicy); !ok {
-				if d.Null() {
-					m.SELinuxChangePolicy = nil
-				} else {
-					if m.SELinuxChangePolicy == nil {
-						m.SELinuxChangePolicy = cborwire.NewString[PodSELinuxChangePolicy](d)
-					}
-					cborwire.String(d, m.SELinuxChangePolicy)
-				}
-				cborwire.Keep(d, k679, m.SELinuxChangePolicy)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SeccompProfile) DecodeCBOR(d *cborwire.Decoder) error {
-	n680, ok := d.OpenMap("SeccompProfile")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n680); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "localhostProfile":
-			if k681, ok := cborwire.ReusePtr(d, &m.LocalhostProfile); !ok {
-				if d.Null() {
-					m.LocalhostProfile = nil
-				} else {
-					if m.LocalhostProfile == nil {
-						m.LocalhostProfile = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.LocalhostProfile)
-				}
-				cborwire.Keep(d, k681, m.LocalhostProfile)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AppArmorProfile) DecodeCBOR(d *cborwire.Decoder) error {
-	n682, ok := d.OpenMap("AppArmorProfile")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n682); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "localhostProfile":
-			if k683, ok := cborwire.ReusePtr(d, &m.LocalhostProfile); !ok {
-				if d.Null() {
-					m.LocalhostProfile = nil
-				} else {
-					if m.LocalhostProfile == nil {
-						m.LocalhostProfile = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.LocalhostProfile)
-				}
-				cborwire.Keep(d, k683, m.LocalhostProfile)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodDNSConfig) DecodeCBOR(d *cborwire.Decoder) error {
-	n684, ok := d.OpenMap("PodDNSConfig")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n684); i++ {
-		switch string(d.Key()) {
-		case "nameservers":
-			if k685, ok := cborwire.ReuseSlice(d, &m.Nameservers); !ok {
-				if d.Null() {
-					m.Nameservers = nil
-				} else if n687, ok := d.OpenArray("[]string"); ok {
-					s686 := m.Nameservers[:0]
-					if cap(s686) < n687 {
-						s686 = make([]string, 0, cborwire.SliceCap[string](d, n687))
-					}
-					at688 := d.Offset()
-					for i := 0; d.NextElem(i, n687); i++ {
-						s686 = cborwire.Grow(d, s686, n687, at688)
-						cborwire.String(d, &s686[i])
-					}
-					if len(s686) == 0 {
-						s686 = []string{}
-					}
-					m.Nameservers = s686
-				}
-				cborwire.Keep(d, k685, m.Nameservers)
-			}
-		case "searches":
-			if k689, ok := cborwire.ReuseSlice(d, &m.Searches); !ok {
-				if d.Null() {
-					m.Searches = nil
-				} else if n691, ok := d.OpenArray("[]string"); ok {
-					s690 := m.Searches[:0]
-					if cap(s690) < n691 {
-						s690 = make([]string, 0, cborwire.SliceCap[string](d, n691))
-					}
-					at692 := d.Offset()
-					for i := 0; d.NextElem(i, n691); i++ {
-						s690 = cborwire.Grow(d, s690, n691, at692)
-						cborwire.String(d, &s690[i])
-					}
-					if len(s690) == 0 {
-						s690 = []string{}
-					}
-					m.Searches = s690
-				}
-				cborwire.Keep(d, k689, m.Searches)
-			}
-		case "options":
-			if k693, ok := cborwire.ReuseSlice(d, &m.Options); !ok {
-				if d.Null() {
-					m.Options = nil
-				} else if n695, ok := d.OpenArray("[]PodDNSConfigOption"); ok {
-					s694 := m.Options[:0]
-					if cap(s694) < n695 {
-						s694 = make([]PodDNSConfigOption, 0, cborwire.SliceCap[PodDNSConfigOption](d, n695))
-					}
-					at696 := d.Offset()
-					for i := 0; d.NextElem(i, n695); i++ {
-						s694 = cborwire.Grow(d, s694, n695, at696)
-						s694[i].DecodeCBOR(d)
-					}
-					if len(s694) == 0 {
-						s694 = []PodDNSConfigOption{}
-					}
-					m.Options = s694
-				}
-				cborwire.Keep(d, k693, m.Options)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodDNSConfigOption) DecodeCBOR(d *cborwire.Decoder) error {
-	n697, ok := d.OpenMap("PodDNSConfigOption")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n697); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "value":
-			if k698, ok := cborwire.ReusePtr(d, &m.Value); !ok {
-				if d.Null() {
-					m.Value = nil
-				} else {
-					if m.Value == nil {
-						m.Value = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.Value)
-				}
-				cborwire.Keep(d, k698, m.Value)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodIP) DecodeCBOR(d *cborwire.Decoder) error {
-	n699, ok := d.OpenMap("PodIP")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n699); i++ {
-		switch string(d.Key()) {
-		case "ip":
-			cborwire.UniqueString(d, &m.IP)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *HostIP) DecodeCBOR(d *cborwire.Decoder) error {
-	n700, ok := d.OpenMap("HostIP")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n700); i++ {
-		switch string(d.Key()) {
-		case "ip":
-			cborwire.String(d, &m.IP)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
-	n701, ok := d.OpenMap("EphemeralContainerCommon")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n701); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "image":
-			cborwire.String(d, &m.Image)
-		case "command":
-			if k702, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
-				if d.Null() {
-					m.Command = nil
-				} else if n704, ok := d.OpenArray("[]string"); ok {
-					s703 := m.Command[:0]
-					if cap(s703) < n704 {
-						s703 = make([]string, 0, cborwire.SliceCap[string](d, n704))
-					}
-					at705 := d.Offset()
-					for i := 0; d.NextElem(i, n704); i++ {
-						s703 = cborwire.Grow(d, s703, n704, at705)
-						cborwire.String(d, &s703[i])
-					}
-					if len(s703) == 0 {
-						s703 = []string{}
-					}
-					m.Command = s703
-				}
-				cborwire.Keep(d, k702, m.Command)
-			}
-		case "args":
-			if k706, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
-				if d.Null() {
-					m.Args = nil
-				} else if n708, ok := d.OpenArray("[]string"); ok {
-					s707 := m.Args[:0]
-					if cap(s707) < n708 {
-						s707 = make([]string, 0, cborwire.SliceCap[string](d, n708))
-					}
-					at709 := d.Offset()
-					for i := 0; d.NextElem(i, n708); i++ {
-						s707 = cborwire.Grow(d, s707, n708, at709)
-						cborwire.String(d, &s707[i])
-					}
-					if len(s707) == 0 {
-						s707 = []string{}
-					}
-					m.Args = s707
-				}
-				cborwire.Keep(d, k706, m.Args)
-			}
-		case "workingDir":
-			cborwire.String(d, &m.WorkingDir)
-		case "ports":
-			if k710, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n712, ok := d.OpenArray("[]ContainerPort"); ok {
-					s711 := m.Ports[:0]
-					if cap(s711) < n712 {
-						s711 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n712))
-					}
-					at713 := d.Offset()
-					for i := 0; d.NextElem(i, n712); i++ {
-						s711 = cborwire.Grow(d, s711, n712, at713)
-						s711[i].DecodeCBOR(d)
-					}
-					if len(s711) == 0 {
-						s711 = []ContainerPort{}
-					}
-					m.Ports = s711
-				}
-				cborwire.Keep(d, k710, m.Ports)
-			}
-		case "envFrom":
-			if k714, ok := cborwire.ReuseSlice(d, &m.EnvFrom); !ok {
-				if d.Null() {
-					m.EnvFrom = nil
-				} else if n716, ok := d.OpenArray("[]EnvFromSource"); ok {
-					s715 := m.EnvFrom[:0]
-					if cap(s715) < n716 {
-						s715 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n716))
-					}
-					at717 := d.Offset()
-					for i := 0; d.NextElem(i, n716); i++ {
-						s715 = cborwire.Grow(d, s715, n716, at717)
-						s715[i].DecodeCBOR(d)
-					}
-					if len(s715) == 0 {
-						s715 = []EnvFromSource{}
-					}
-					m.EnvFrom = s715
-				}
-				cborwire.Keep(d, k714, m.EnvFrom)
-			}
-		case "env":
-			if k718, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n720, ok := d.OpenArray("[]EnvVar"); ok {
-					s719 := m.Env[:0]
-					if cap(s719) < n720 {
-						s719 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n720))
-					}
-					at721 := d.Offset()
-					for i := 0; d.NextElem(i, n720); i++ {
-						s719 = cborwire.Grow(d, s719, n720, at721)
-						s719[i].DecodeCBOR(d)
-					}
-					if len(s719) == 0 {
-						s719 = []EnvVar{}
-					}
-					m.Env = s719
-				}
-				cborwire.Keep(d, k718, m.Env)
-			}
-		case "resources":
-			m.Resources.DecodeCBOR(d)
-		case "resizePolicy":
-			if k722, ok := cborwire.ReuseSlice(d, &m.ResizePolicy); !ok {
-				if d.Null() {
-					m.ResizePolicy = nil
-				} else if n724, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
-					s723 := m.ResizePolicy[:0]
-					if cap(s723) < n724 {
-						s723 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n724))
-					}
-					at725 := d.Offset()
-					for i := 0; d.NextElem(i, n724); i++ {
-						s723 = cborwire.Grow(d, s723, n724, at725)
-						s723[i].DecodeCBOR(d)
-					}
-					if len(s723) == 0 {
-						s723 = []ContainerResizePolicy{}
-					}
-					m.ResizePolicy = s723
-				}
-				cborwire.Keep(d, k722, m.ResizePolicy)
-			}
-		case "restartPolicy":
-			if k726, ok := cborwire.ReusePtr(d, &m.RestartPolicy); !ok {
-				if d.Null() {
-					m.RestartPolicy = nil
-				} else {
-					if m.RestartPolicy == nil {
-						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
-					}
-					cborwire.String(d, m.RestartPolicy)
-				}
-				cborwire.Keep(d, k726, m.RestartPolicy)
-			}
-		case "restartPolicyRules":
-			if k727, ok := cborwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
-				if d.Null() {
-					m.RestartPolicyRules = nil
-				} else if n729, ok := d.OpenArray("[]ContainerRestartRule"); ok {
-					s728 := m.RestartPolicyRules[:0]
-					if cap(s728) < n729 {
-						s728 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n729))
-					}
-					at730 := d.Offset()
-					for i := 0; d.NextElem(i, n729); i++ {
-						s728 = cborwire.Grow(d, s728, n729, at730)
-						s728[i].DecodeCBOR(d)
-					}
-					if len(s728) == 0 {
-						s728 = []ContainerRestartRule{}
-					}
-					m.RestartPolicyRules = s728
-				}
-				cborwire.Keep(d, k727, m.RestartPolicyRules)
-			}
-		case "volumeMounts":
-			if k731, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
-				if d.Null() {
-					m.VolumeMounts = nil
-				} else if n733, ok := d.OpenArray("[]VolumeMount"); ok {
-					s732 := m.VolumeMounts[:0]
-					if cap(s732) < n733 {
-						s732 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n733))
-					}
-					at734 := d.Offset()
-					for i := 0; d.NextElem(i, n733); i++ {
-						s732 = cborwire.Grow(d, s732, n733, at734)
-						s732[i].DecodeCBOR(d)
-					}
-					if len(s732) == 0 {
-						s732 = []VolumeMount{}
-					}
-					m.VolumeMounts = s732
-				}
-				cborwire.Keep(d, k731, m.VolumeMounts)
-			}
-		case "volumeDevices":
-			if k735, ok := cborwire.ReuseSlice(d, &m.VolumeDevices); !ok {
-				if d.Null() {
-					m.VolumeDevices = nil
-				} else if n737, ok := d.OpenArray("[]VolumeDevice"); ok {
-					s736 := m.VolumeDevices[:0]
-					if cap(s736) < n737 {
-						s736 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n737))
-					}
-					at738 := d.Offset()
-					for i := 0; d.NextElem(i, n737); i++ {
-						s736 = cborwire.Grow(d, s736, n737, at738)
-						s736[i].DecodeCBOR(d)
-					}
-					if len(s736) == 0 {
-						s736 = []VolumeDevice{}
-					}
-					m.VolumeDevices = s736
-				}
-				cborwire.Keep(d, k735, m.VolumeDevices)
-			}
-		case "livenessProbe":
-			if k739, ok := cborwire.ReusePtr(d, &m.LivenessProbe); !ok {
-				if d.Null() {
-					m.LivenessProbe = nil
-				} else {
-					if m.LivenessProbe == nil {
-						m.LivenessProbe = new(Probe)
-					}
-					(*m.LivenessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k739, m.LivenessProbe)
-			}
-		case "readinessProbe":
-			if k740, ok := cborwire.ReusePtr(d, &m.ReadinessProbe); !ok {
-				if d.Null() {
-					m.ReadinessProbe = nil
-				} else {
-					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = new(Probe)
-					}
-					(*m.ReadinessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k740, m.ReadinessProbe)
-			}
-		case "startupProbe":
-			if k741, ok := cborwire.ReusePtr(d, &m.StartupProbe); !ok {
-				if d.Null() {
-					m.StartupProbe = nil
-				} else {
-					if m.StartupProbe == nil {
-						m.StartupProbe = new(Probe)
-					}
-					(*m.StartupProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k741, m.StartupProbe)
-			}
-		case "lifecycle":
-			if k742, ok := cborwire.ReusePtr(d, &m.Lifecycle); !ok {
-				if d.Null() {
-					m.Lifecycle = nil
-				} else {
-					if m.Lifecycle == nil {
-						m.Lifecycle = new(Lifecycle)
-					}
-					(*m.Lifecycle).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k742, m.Lifecycle)
-			}
-		case "terminationMessagePath":
-			cborwire.String(d, &m.TerminationMessagePath)
-		case "terminationMessagePolicy":
-			cborwire.String(d, &m.TerminationMessagePolicy)
-		case "imagePullPolicy":
-			cborwire.String(d, &m.ImagePullPolicy)
-		case "securityContext":
-			if k743, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
-				if d.Null() {
-					m.SecurityContext = nil
-				} else {
-					if m.SecurityContext == nil {
-						m.SecurityContext = new(SecurityContext)
-					}
-					(*m.SecurityContext).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k743, m.SecurityContext)
-			}
-		case "stdin":
-			cborwire.Bool(d, &m.Stdin)
-		case "stdinOnce":
-			cborwire.Bool(d, &m.StdinOnce)
-		case "tty":
-			cborwire.Bool(d, &m.TTY)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
-	n744, ok := d.OpenMap("EphemeralContainer")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n744); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.EphemeralContainerCommon.Name)
-		case "image":
-			cborwire.String(d, &m.EphemeralContainerCommon.Image)
-		case "command":
-			if k745, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Command); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.Command = nil
-				} else if n747, ok := d.OpenArray("[]string"); ok {
-					s746 := m.EphemeralContainerCommon.Command[:0]
-					if cap(s746) < n747 {
-						s746 = make([]string, 0, cborwire.SliceCap[string](d, n747))
-					}
-					at748 := d.Offset()
-					for i := 0; d.NextElem(i, n747); i++ {
-						s746 = cborwire.Grow(d, s746, n747, at748)
-						cborwire.String(d, &s746[i])
-					}
-					if len(s746) == 0 {
-						s746 = []string{}
-					}
-					m.EphemeralContainerCommon.Command = s746
-				}
-				cborwire.Keep(d, k745, m.EphemeralContainerCommon.Command)
-			}
-		case "args":
-			if k749, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Args); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.Args = nil
-				} else if n751, ok := d.OpenArray("[]string"); ok {
-					s750 := m.EphemeralContainerCommon.Args[:0]
-					if cap(s750) < n751 {
-						s750 = make([]string, 0, cborwire.SliceCap[string](d, n751))
-					}
-					at752 := d.Offset()
-					for i := 0; d.NextElem(i, n751); i++ {
-						s750 = cborwire.Grow(d, s750, n751, at752)
-						cborwire.String(d, &s750[i])
-					}
-					if len(s750) == 0 {
-						s750 = []string{}
-					}
-					m.EphemeralContainerCommon.Args = s750
-				}
-				cborwire.Keep(d, k749, m.EphemeralContainerCommon.Args)
-			}
-		case "workingDir":
-			cborwire.String(d, &m.EphemeralContainerCommon.WorkingDir)
-		case "ports":
-			if k753, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Ports); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.Ports = nil
-				} else if n755, ok := d.OpenArray("[]ContainerPort"); ok {
-					s754 := m.EphemeralContainerCommon.Ports[:0]
-					if cap(s754) < n755 {
-						s754 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n755))
-					}
-					at756 := d.Offset()
-					for i := 0; d.NextElem(i, n755); i++ {
-						s754 = cborwire.Grow(d, s754, n755, at756)
-						s754[i].DecodeCBOR(d)
-					}
-					if len(s754) == 0 {
-						s754 = []ContainerPort{}
-					}
-					m.EphemeralContainerCommon.Ports = s754
-				}
-				cborwire.Keep(d, k753, m.EphemeralContainerCommon.Ports)
-			}
-		case "envFrom":
-			if k757, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.EnvFrom); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.EnvFrom = nil
-				} else if n759, ok := d.OpenArray("[]EnvFromSource"); ok {
-					s758 := m.EphemeralContainerCommon.EnvFrom[:0]
-					if cap(s758) < n759 {
-						s758 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n759))
-					}
-					at760 := d.Offset()
-					for i := 0; d.NextElem(i, n759); i++ {
-						s758 = cborwire.Grow(d, s758, n759, at760)
-						s758[i].DecodeCBOR(d)
-					}
-					if len(s758) == 0 {
-						s758 = []EnvFromSource{}
-					}
-					m.EphemeralContainerCommon.EnvFrom = s758
-				}
-				cborwire.Keep(d, k757, m.EphemeralContainerCommon.EnvFrom)
-			}
-		case "env":
-			if k761, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Env); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.Env = nil
-				} else if n763, ok := d.OpenArray("[]EnvVar"); ok {
-					s762 := m.EphemeralContainerCommon.Env[:0]
-					if cap(s762) < n763 {
-						s762 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n763))
-					}
-					at764 := d.Offset()
-					for i := 0; d.NextElem(i, n763); i++ {
-						s762 = cborwire.Grow(d, s762, n763, at764)
-						s762[i].DecodeCBOR(d)
-					}
-					if len(s762) == 0 {
-						s762 = []EnvVar{}
-					}
-					m.EphemeralContainerCommon.Env = s762
-				}
-				cborwire.Keep(d, k761, m.EphemeralContainerCommon.Env)
-			}
-		case "resources":
-			m.EphemeralContainerCommon.Resources.DecodeCBOR(d)
-		case "resizePolicy":
-			if k765, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.ResizePolicy); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.ResizePolicy = nil
-				} else if n767, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
-					s766 := m.EphemeralContainerCommon.ResizePolicy[:0]
-					if cap(s766) < n767 {
-						s766 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n767))
-					}
-					at768 := d.Offset()
-					for i := 0; d.NextElem(i, n767); i++ {
-						s766 = cborwire.Grow(d, s766, n767, at768)
-						s766[i].DecodeCBOR(d)
-					}
-					if len(s766) == 0 {
-						s766 = []ContainerResizePolicy{}
-					}
-					m.EphemeralContainerCommon.ResizePolicy = s766
-				}
-				cborwire.Keep(d, k765, m.EphemeralContainerCommon.ResizePolicy)
-			}
-		case "restartPolicy":
-			if k769, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.RestartPolicy); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.RestartPolicy = nil
-				} else {
-					if m.EphemeralContainerCommon.RestartPolicy == nil {
-						m.EphemeralContainerCommon.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
-					}
-					cborwire.String(d, m.EphemeralContainerCommon.RestartPolicy)
-				}
-				cborwire.Keep(d, k769, m.EphemeralContainerCommon.RestartPolicy)
-			}
-		case "restartPolicyRules":
-			if k770, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.RestartPolicyRules); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.RestartPolicyRules = nil
-				} else if n772, ok := d.OpenArray("[]ContainerRestartRule"); ok {
-					s771 := m.EphemeralContainerCommon.RestartPolicyRules[:0]
-					if cap(s771) < n772 {
-						s771 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n772))
-					}
-					at773 := d.Offset()
-					for i := 0; d.NextElem(i, n772); i++ {
-						s771 = cborwire.Grow(d, s771, n772, at773)
-						s771[i].DecodeCBOR(d)
-					}
-					if len(s771) == 0 {
-						s771 = []ContainerRestartRule{}
-					}
-					m.EphemeralContainerCommon.RestartPolicyRules = s771
-				}
-				cborwire.Keep(d, k770, m.EphemeralContainerCommon.RestartPolicyRules)
-			}
-		case "volumeMounts":
-			if k774, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeMounts); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.VolumeMounts = nil
-				} else if n776, ok := d.OpenArray("[]VolumeMount"); ok {
-					s775 := m.EphemeralContainerCommon.VolumeMounts[:0]
-					if cap(s775) < n776 {
-						s775 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n776))
-					}
-					at777 := d.Offset()
-					for i := 0; d.NextElem(i, n776); i++ {
-						s775 = cborwire.Grow(d, s775, n776, at777)
-						s775[i].DecodeCBOR(d)
-					}
-					if len(s775) == 0 {
-						s775 = []VolumeMount{}
-					}
-					m.EphemeralContainerCommon.VolumeMounts = s775
-				}
-				cborwire.Keep(d, k774, m.EphemeralContainerCommon.VolumeMounts)
-			}
-		case "volumeDevices":
-			if k778, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeDevices); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.VolumeDevices = nil
-				} else if n780, ok := d.OpenArray("[]VolumeDevice"); ok {
-					s779 := m.EphemeralContainerCommon.VolumeDevices[:0]
-					if cap(s779) < n780 {
-						s779 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n780))
-					}
-					at781 := d.Offset()
-					for i := 0; d.NextElem(i, n780); i++ {
-						s779 = cborwire.Grow(d, s779, n780, at781)
-						s779[i].DecodeCBOR(d)
-					}
-					if len(s779) == 0 {
-						s779 = []VolumeDevice{}
-					}
-					m.EphemeralContainerCommon.VolumeDevices = s779
-				}
-				cborwire.Keep(d, k778, m.EphemeralContainerCommon.VolumeDevices)
-			}
-		case "livenessProbe":
-			if k782, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.LivenessProbe); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.LivenessProbe = nil
-				} else {
-					if m.EphemeralContainerCommon.LivenessProbe == nil {
-						m.EphemeralContainerCommon.LivenessProbe = new(Probe)
-					}
-					(*m.EphemeralContainerCommon.LivenessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k782, m.EphemeralContainerCommon.LivenessProbe)
-			}
-		case "readinessProbe":
-			if k783, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.ReadinessProbe); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.ReadinessProbe = nil
-				} else {
-					if m.EphemeralContainerCommon.ReadinessProbe == nil {
-						m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
-					}
-					(*m.EphemeralContainerCommon.ReadinessProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k783, m.EphemeralContainerCommon.ReadinessProbe)
-			}
-		case "startupProbe":
-			if k784, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.StartupProbe); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.StartupProbe = nil
-				} else {
-					if m.EphemeralContainerCommon.StartupProbe == nil {
-						m.EphemeralContainerCommon.StartupProbe = new(Probe)
-					}
-					(*m.EphemeralContainerCommon.StartupProbe).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k784, m.EphemeralContainerCommon.StartupProbe)
-			}
-		case "lifecycle":
-			if k785, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.Lifecycle); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.Lifecycle = nil
-				} else {
-					if m.EphemeralContainerCommon.Lifecycle == nil {
-						m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
-					}
-					(*m.EphemeralContainerCommon.Lifecycle).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k785, m.EphemeralContainerCommon.Lifecycle)
-			}
-		case "terminationMessagePath":
-			cborwire.String(d, &m.EphemeralContainerCommon.TerminationMessagePath)
-		case "terminationMessagePolicy":
-			cborwire.String(d, &m.EphemeralContainerCommon.TerminationMessagePolicy)
-		case "imagePullPolicy":
-			cborwire.String(d, &m.EphemeralContainerCommon.ImagePullPolicy)
-		case "securityContext":
-			if k786, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.SecurityContext); !ok {
-				if d.Null() {
-					m.EphemeralContainerCommon.SecurityContext = nil
-				} else {
-					if m.EphemeralContainerCommon.SecurityContext == nil {
-						m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
-					}
-					(*m.EphemeralContainerCommon.SecurityContext).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k786, m.EphemeralContainerCommon.SecurityContext)
-			}
-		case "stdin":
-			cborwire.Bool(d, &m.EphemeralContainerCommon.Stdin)
-		case "stdinOnce":
-			cborwire.Bool(d, &m.EphemeralContainerCommon.StdinOnce)
-		case "tty":
-			cborwire.Bool(d, &m.EphemeralContainerCommon.TTY)
-		case "targetContainerName":
-			cborwire.String(d, &m.TargetContainerName)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n787, ok := d.OpenMap("PodStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n787); i++ {
-		switch string(d.Key()) {
-		case "observedGeneration":
-			cborwire.Int(d, &m.ObservedGeneration)
-		case "phase":
-			cborwire.String(d, &m.Phase)
-		case "conditions":
-			if k788, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n790, ok := d.OpenArray("[]PodCondition"); ok {
-					s789 := m.Conditions[:0]
-					if cap(s789) < n790 {
-						s789 = make([]PodCondition, 0, cborwire.SliceCap[PodCondition](d, n790))
-					}
-					at791 := d.Offset()
-					for i := 0; d.NextElem(i, n790); i++ {
-						s789 = cborwire.Grow(d, s789, n790, at791)
-						s789[i].DecodeCBOR(d)
-					}
-					if len(s789) == 0 {
-						s789 = []PodCondition{}
-					}
-					m.Conditions = s789
-				}
-				cborwire.Keep(d, k788, m.Conditions)
-			}
-		case "message":
-			cborwire.String(d, &m.Message)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "nominatedNodeName":
-			cborwire.String(d, &m.NominatedNodeName)
-		case "hostIP":
-			cborwire.String(d, &m.HostIP)
-		case "hostIPs":
-			if k792, ok := cborwire.ReuseSlice(d, &m.HostIPs); !ok {
-				if d.Null() {
-					m.HostIPs = nil
-				} else if n794, ok := d.OpenArray("[]HostIP"); ok {
-					s793 := m.HostIPs[:0]
-					if cap(s793) < n794 {
-						s793 = make([]HostIP, 0, cborwire.SliceCap[HostIP](d, n794))
-					}
-					at795 := d.Offset()
-					for i := 0; d.NextElem(i, n794); i++ {
-						s793 = cborwire.Grow(d, s793, n794, at795)
-						s793[i].DecodeCBOR(d)
-					}
-					if len(s793) == 0 {
-						s793 = []HostIP{}
-					}
-					m.HostIPs = s793
-				}
-				cborwire.Keep(d, k792, m.HostIPs)
-			}
-		case "podIP":
-			cborwire.UniqueString(d, &m.PodIP)
-		case "podIPs":
-			if k796, ok := cborwire.ReuseSlice(d, &m.PodIPs); !ok {
-				if d.Null() {
-					m.PodIPs = nil
-				} else if n798, ok := d.OpenArray("[]PodIP"); ok {
-					s797 := m.PodIPs[:0]
-					if cap(s797) < n798 {
-						s797 = make([]PodIP, 0, cborwire.SliceCap[PodIP](d, n798))
-					}
-					at799 := d.Offset()
-					for i := 0; d.NextElem(i, n798); i++ {
-						s797 = cborwire.Grow(d, s797, n798, at799)
-						s797[i].DecodeCBOR(d)
-					}
-					if len(s797) == 0 {
-						s797 = []PodIP{}
-					}
-					m.PodIPs = s797
-				}
-				cborwire.Keep(d, k796, m.PodIPs)
-			}
-		case "startTime":
-			if k800, ok := cborwire.ReusePtr(d, &m.StartTime); !ok {
-				if d.Null() {
-					m.StartTime = nil
-				} else {
-					if m.StartTime == nil {
-						m.StartTime = new(metav1.Time)
-					}
-					(*m.StartTime).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k800, m.StartTime)
-			}
-		case "initContainerStatuses":
-			if k801, ok := cborwire.ReuseSlice(d, &m.InitContainerStatuses); !ok {
-				if d.Null() {
-					m.InitContainerStatuses = nil
-				} else if n803, ok := d.OpenArray("[]ContainerStatus"); ok {
-					s802 := m.InitContainerStatuses[:0]
-					if cap(s802) < n803 {
-						s802 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n803))
-					}
-					at804 := d.Offset()
-					for i := 0; d.NextElem(i, n803); i++ {
-						s802 = cborwire.Grow(d, s802, n803, at804)
-						s802[i].DecodeCBOR(d)
-					}
-					if len(s802) == 0 {
-						s802 = []ContainerStatus{}
-					}
-					m.InitContainerStatuses = s802
-				}
-				cborwire.Keep(d, k801, m.InitContainerStatuses)
-			}
-		case "containerStatuses":
-			if k805, ok := cborwire.ReuseSlice(d, &m.ContainerStatuses); !ok {
-				if d.Null() {
-					m.ContainerStatuses = nil
-				} else if n807, ok := d.OpenArray("[]ContainerStatus"); ok {
-					s806 := m.ContainerStatuses[:0]
-					if cap(s806) < n807 {
-						s806 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n807))
-					}
-					at808 := d.Offset()
-					for i := 0; d.NextElem(i, n807); i++ {
-						s806 = cborwire.Grow(d, s806, n807, at808)
-						s806[i].DecodeCBOR(d)
-					}
-					if len(s806) == 0 {
-						s806 = []ContainerStatus{}
-					}
-					m.ContainerStatuses = s806
-				}
-				cborwire.Keep(d, k805, m.ContainerStatuses)
-			}
-		case "qosClass":
-			cborwire.String(d, &m.QOSClass)
-		case "ephemeralContainerStatuses":
-			if k809, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerStatuses); !ok {
-				if d.Null() {
-					m.EphemeralContainerStatuses = nil
-				} else if n811, ok := d.OpenArray("[]ContainerStatus"); ok {
-					s810 := m.EphemeralContainerStatuses[:0]
-					if cap(s810) < n811 {
-						s810 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n811))
-					}
-					at812 := d.Offset()
-					for i := 0; d.NextElem(i, n811); i++ {
-						s810 = cborwire.Grow(d, s810, n811, at812)
-						s810[i].DecodeCBOR(d)
-					}
-					if len(s810) == 0 {
-						s810 = []ContainerStatus{}
-					}
-					m.EphemeralContainerStatuses = s810
-				}
-				cborwire.Keep(d, k809, m.EphemeralContainerStatuses)
-			}
-		case "resize":
-			cborwire.String(d, &m.Resize)
-		case "resourceClaimStatuses":
-			if k813, ok := cborwire.ReuseSlice(d, &m.ResourceClaimStatuses); !ok {
-				if d.Null() {
-					m.ResourceClaimStatuses = nil
-				} else if n815, ok := d.OpenArray("[]PodResourceClaimStatus"); ok {
-					s814 := m.ResourceClaimStatuses[:0]
-					if cap(s814) < n815 {
-						s814 = make([]PodResourceClaimStatus, 0, cborwire.SliceCap[PodResourceClaimStatus](d, n815))
-					}
-					at816 := d.Offset()
-					for i := 0; d.NextElem(i, n815); i++ {
-						s814 = cborwire.Grow(d, s814, n815, at816)
-						s814[i].DecodeCBOR(d)
-					}
-					if len(s814) == 0 {
-						s814 = []PodResourceClaimStatus{}
-					}
-					m.ResourceClaimStatuses = s814
-				}
-				cborwire.Keep(d, k813, m.ResourceClaimStatuses)
-			}
-		case "extendedResourceClaimStatus":
-			if k817, ok := cborwire.ReusePtr(d, &m.ExtendedResourceClaimStatus); !ok {
-				if d.Null() {
-					m.ExtendedResourceClaimStatus = nil
-				} else {
-					if m.ExtendedResourceClaimStatus == nil {
-						m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
-					}
-					(*m.ExtendedResourceClaimStatus).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k817, m.ExtendedResourceClaimStatus)
-			}
-		case "allocatedResources":
-			m.AllocatedResources.DecodeCBOR(d)
-		case "resources":
-			if k818, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
-				if d.Null() {
-					m.Resources = nil
-				} else {
-					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
-					}
-					(*m.Resources).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k818, m.Resources)
-			}
-		case "nodeAllocatableResourceClaimStatuses":
-			if k819, ok := cborwire.ReuseSlice(d, &m.NodeAllocatableResourceClaimStatuses); !ok {
-				if d.Null() {
-					m.NodeAllocatableResourceClaimStatuses = nil
-				} else if n821, ok := d.OpenArray("[]NodeAllocatableResourceClaimStatus"); ok {
-					s820 := m.NodeAllocatableResourceClaimStatuses[:0]
-					if cap(s820) < n821 {
-						s820 = make([]NodeAllocatableResourceClaimStatus, 0, cborwire.SliceCap[NodeAllocatableResourceClaimStatus](d, n821))
-					}
-					at822 := d.Offset()
-					for i := 0; d.NextElem(i, n821); i++ {
-						s820 = cborwire.Grow(d, s820, n821, at822)
-						s820[i].DecodeCBOR(d)
-					}
-					if len(s820) == 0 {
-						s820 = []NodeAllocatableResourceClaimStatus{}
-					}
-					m.NodeAllocatableResourceClaimStatuses = s820
-				}
-				cborwire.Keep(d, k819, m.NodeAllocatableResourceClaimStatuses)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodStatusResult) DecodeCBOR(d *cborwire.Decoder) error {
-	n823, ok := d.OpenMap("PodStatusResult")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n823); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Pod) DecodeCBOR(d *cborwire.Decoder) error {
-	n824, ok := d.OpenMap("Pod")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n824); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodList) DecodeCBOR(d *cborwire.Decoder) error {
-	n825, ok := d.OpenMap("PodList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n825); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k826, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n828, ok := d.OpenArray("[]Pod"); ok {
-					s827 := m.Items[:0]
-					if cap(s827) < n828 {
-						s827 = make([]Pod, 0, cborwire.SliceCap[Pod](d, n828))
-					}
-					at829 := d.Offset()
-					for i := 0; d.NextElem(i, n828); i++ {
-						s827 = cborwire.Grow(d, s827, n828, at829)
-						s827[i].DecodeCBOR(d)
-					}
-					if len(s827) == 0 {
-						s827 = []Pod{}
-					}
-					m.Items = s827
-				}
-				cborwire.Keep(d, k826, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodTemplateSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n830, ok := d.OpenMap("PodTemplateSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n830); i++ {
-		switch string(d.Key()) {
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n831, ok := d.OpenMap("PodTemplate")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n831); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "template":
-			m.Template.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodTemplateList) DecodeCBOR(d *cborwire.Decoder) error {
-	n832, ok := d.OpenMap("PodTemplateList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n832); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k833, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n835, ok := d.OpenArray("[]PodTemplate"); ok {
-					s834 := m.Items[:0]
-					if cap(s834) < n835 {
-						s834 = make([]PodTemplate, 0, cborwire.SliceCap[PodTemplate](d, n835))
-					}
-					at836 := d.Offset()
-					for i := 0; d.NextElem(i, n835); i++ {
-						s834 = cborwire.Grow(d, s834, n835, at836)
-						s834[i].DecodeCBOR(d)
-					}
-					if len(s834) == 0 {
-						s834 = []PodTemplate{}
-					}
-					m.Items = s834
-				}
-				cborwire.Keep(d, k833, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ReplicationControllerSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n837, ok := d.OpenMap("ReplicationControllerSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n837); i++ {
-		switch string(d.Key()) {
-		case "replicas":
-			if k838, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
-				if d.Null() {
-					m.Replicas = nil
-				} else {
-					if m.Replicas == nil {
-						m.Replicas = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.Replicas)
-				}
-				cborwire.Keep(d, k838, m.Replicas)
-			}
-		case "minReadySeconds":
-			cborwire.Int(d, &m.MinReadySeconds)
-		case "selector":
-			cborwire.StringMap(d, &m.Selector)
-		case "template":
-			if k839, ok := cborwire.ReusePtr(d, &m.Template); !ok {
-				if d.Null() {
-					m.Template = nil
-				} else {
-					if m.Template == nil {
-						m.Template = new(PodTemplateSpec)
-					}
-					(*m.Template).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k839, m.Template)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ReplicationControllerStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n840, ok := d.OpenMap("ReplicationControllerStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n840); i++ {
-		switch string(d.Key()) {
-		case "replicas":
-			cborwire.Int(d, &m.Replicas)
-		case "fullyLabeledReplicas":
-			cborwire.Int(d, &m.FullyLabeledReplicas)
-		case "readyReplicas":
-			cborwire.Int(d, &m.ReadyReplicas)
-		case "availableReplicas":
-			cborwire.Int(d, &m.AvailableReplicas)
-		case "observedGeneration":
-			cborwire.Int(d, &m.ObservedGeneration)
-		case "conditions":
-			if k841, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n843, ok := d.OpenArray("[]ReplicationControllerCondition"); ok {
-					s842 := m.Conditions[:0]
-					if cap(s842) < n843 {
-						s842 = make([]ReplicationControllerCondition, 0, cborwire.SliceCap[ReplicationControllerCondition](d, n843))
-					}
-					at844 := d.Offset()
-					for i := 0; d.NextElem(i, n843); i++ {
-						s842 = cborwire.Grow(d, s842, n843, at844)
-						s842[i].DecodeCBOR(d)
-					}
-					if len(s842) == 0 {
-						s842 = []ReplicationControllerCondition{}
-					}
-					m.Conditions = s842
-				}
-				cborwire.Keep(d, k841, m.Conditions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ReplicationControllerCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n845, ok := d.OpenMap("ReplicationControllerCondition")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n845); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "status":
-			cborwire.String(d, &m.Status)
-		case "lastTransitionTime":
-			m.LastTransitionTime.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ReplicationController) DecodeCBOR(d *cborwire.Decoder) error {
-	n846, ok := d.OpenMap("ReplicationController")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n846); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ReplicationControllerList) DecodeCBOR(d *cborwire.Decoder) error {
-	n847, ok := d.OpenMap("ReplicationControllerList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n847); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k848, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n850, ok := d.OpenArray("[]ReplicationController"); ok {
-					s849 := m.Items[:0]
-					if cap(s849) < n850 {
-						s849 = make([]ReplicationController, 0, cborwire.SliceCap[ReplicationController](d, n850))
-					}
-					at851 := d.Offset()
-					for i := 0; d.NextElem(i, n850); i++ {
-						s849 = cborwire.Grow(d, s849, n850, at851)
-						s849[i].DecodeCBOR(d)
-					}
-					if len(s849) == 0 {
-						s849 = []ReplicationController{}
-					}
-					m.Items = s849
-				}
-				cborwire.Keep(d, k848, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SessionAffinityConfig) DecodeCBOR(d *cborwire.Decoder) error {
-	n852, ok := d.OpenMap("SessionAffinityConfig")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n852); i++ {
-		switch string(d.Key()) {
-		case "clientIP":
-			if k853, ok := cborwire.ReusePtr(d, &m.ClientIP); !ok {
-				if d.Null() {
-					m.ClientIP = nil
-				} else {
-					if m.ClientIP == nil {
-						m.ClientIP = new(ClientIPConfig)
-					}
-					(*m.ClientIP).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k853, m.ClientIP)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ClientIPConfig) DecodeCBOR(d *cborwire.Decoder) error {
-	n854, ok := d.OpenMap("ClientIPConfig")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n854); i++ {
-		switch string(d.Key()) {
-		case "timeoutSeconds":
-			if k855, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
-				if d.Null() {
-					m.TimeoutSeconds = nil
-				} else {
-					if m.TimeoutSeconds == nil {
-						m.TimeoutSeconds = cborwire.NewScalar[int32](d)
-					}
-					cborwire.Int(d, m.TimeoutSeconds)
-				}
-				cborwire.Keep(d, k855, m.TimeoutSeconds)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n856, ok := d.OpenMap("ServiceStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n856); i++ {
-		switch string(d.Key()) {
-		case "loadBalancer":
-			m.LoadBalancer.DecodeCBOR(d)
-		case "conditions":
-			if k857, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n859, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s858 := m.Conditions[:0]
-					if cap(s858) < n859 {
-						s858 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n859))
-					}
-					at860 := d.Offset()
-					for i := 0; d.NextElem(i, n859); i++ {
-						s858 = cborwire.Grow(d, s858, n859, at860)
-						s858[i].DecodeCBOR(d)
-					}
-					if len(s858) == 0 {
-						s858 = []metav1.Condition{}
-					}
-					m.Conditions = s858
-				}
-				cborwire.Keep(d, k857, m.Conditions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LoadBalancerStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n861, ok := d.OpenMap("LoadBalancerStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n861); i++ {
-		switch string(d.Key()) {
-		case "ingress":
-			if k862, ok := cborwire.ReuseSlice(d, &m.Ingress); !ok {
-				if d.Null() {
-					m.Ingress = nil
-				} else if n864, ok := d.OpenArray("[]LoadBalancerIngress"); ok {
-					s863 := m.Ingress[:0]
-					if cap(s863) < n864 {
-						s863 = make([]LoadBalancerIngress, 0, cborwire.SliceCap[LoadBalancerIngress](d, n864))
-					}
-					at865 := d.Offset()
-					for i := 0; d.NextElem(i, n864); i++ {
-						s863 = cborwire.Grow(d, s863, n864, at865)
-						s863[i].DecodeCBOR(d)
-					}
-					if len(s863) == 0 {
-						s863 = []LoadBalancerIngress{}
-					}
-					m.Ingress = s863
-				}
-				cborwire.Keep(d, k862, m.Ingress)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LoadBalancerIngress) DecodeCBOR(d *cborwire.Decoder) error {
-	n866, ok := d.OpenMap("LoadBalancerIngress")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n866); i++ {
-		switch string(d.Key()) {
-		case "ip":
-			cborwire.String(d, &m.IP)
-		case "hostname":
-			cborwire.String(d, &m.Hostname)
-		case "ipMode":
-			if k867, ok := cborwire.ReusePtr(d, &m.IPMode); !ok {
-				if d.Null() {
-					m.IPMode = nil
-				} else {
-					if m.IPMode == nil {
-						m.IPMode = cborwire.NewString[LoadBalancerIPMode](d)
-					}
-					cborwire.String(d, m.IPMode)
-				}
-				cborwire.Keep(d, k867, m.IPMode)
-			}
-		case "ports":
-			if k868, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n870, ok := d.OpenArray("[]PortStatus"); ok {
-					s869 := m.Ports[:0]
-					if cap(s869) < n870 {
-						s869 = make([]PortStatus, 0, cborwire.SliceCap[PortStatus](d, n870))
-					}
-					at871 := d.Offset()
-					for i := 0; d.NextElem(i, n870); i++ {
-						s869 = cborwire.Grow(d, s869, n870, at871)
-						s869[i].DecodeCBOR(d)
-					}
-					if len(s869) == 0 {
-						s869 = []PortStatus{}
-					}
-					m.Ports = s869
-				}
-				cborwire.Keep(d, k868, m.Ports)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n872, ok := d.OpenMap("ServiceSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n872); i++ {
-		switch string(d.Key()) {
-		case "ports":
-			if k873, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n875, ok := d.OpenArray("[]ServicePort"); ok {
-					s874 := m.Ports[:0]
-					if cap(s874) < n875 {
-						s874 = make([]ServicePort, 0, cborwire.SliceCap[ServicePort](d, n875))
-					}
-					at876 := d.Offset()
-					for i := 0; d.NextElem(i, n875); i++ {
-						s874 = cborwire.Grow(d, s874, n875, at876)
-						s874[i].DecodeCBOR(d)
-					}
-					if len(s874) == 0 {
-						s874 = []ServicePort{}
-					}
-					m.Ports = s874
-				}
-				cborwire.Keep(d, k873, m.Ports)
-			}
-		case "selector":
-			cborwire.StringMap(d, &m.Selector)
-		case "clusterIP":
-			cborwire.String(d, &m.ClusterIP)
-		case "clusterIPs":
-			if k877, ok := cborwire.ReuseSlice(d, &m.ClusterIPs); !ok {
-				if d.Null() {
-					m.ClusterIPs = nil
-				} else if n879, ok := d.OpenArray("[]string"); ok {
-					s878 := m.ClusterIPs[:0]
-					if cap(s878) < n879 {
-						s878 = make([]string, 0, cborwire.SliceCap[string](d, n879))
-					}
-					at880 := d.Offset()
-					for i := 0; d.NextElem(i, n879); i++ {
-						s878 = cborwire.Grow(d, s878, n879, at880)
-						cborwire.String(d, &s878[i])
-					}
-					if len(s878) == 0 {
-						s878 = []string{}
-					}
-					m.ClusterIPs = s878
-				}
-				cborwire.Keep(d, k877, m.ClusterIPs)
-			}
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "externalIPs":
-			if k881, ok := cborwire.ReuseSlice(d, &m.ExternalIPs); !ok {
-				if d.Null() {
-					m.ExternalIPs = nil
-				} else if n883, ok := d.OpenArray("[]string"); ok {
-					s882 := m.ExternalIPs[:0]
-					if cap(s882) < n883 {
-						s882 = make([]string, 0, cborwire.SliceCap[string](d, n883))
-					}
-					at884 := d.Offset()
-					for i := 0; d.NextElem(i, n883); i++ {
-						s882 = cborwire.Grow(d, s882, n883, at884)
-						cborwire.String(d, &s882[i])
-					}
-					if len(s882) == 0 {
-						s882 = []string{}
-					}
-					m.ExternalIPs = s882
-				}
-				cborwire.Keep(d, k881, m.ExternalIPs)
-			}
-		case "sessionAffinity":
-			cborwire.String(d, &m.SessionAffinity)
-		case "loadBalancerIP":
-			cborwire.String(d, &m.LoadBalancerIP)
-		case "loadBalancerSourceRanges":
-			if k885, ok := cborwire.ReuseSlice(d, &m.LoadBalancerSourceRanges); !ok {
-				if d.Null() {
-					m.LoadBalancerSourceRanges = nil
-				} else if n887, ok := d.OpenArray("[]string"); ok {
-					s886 := m.LoadBalancerSourceRanges[:0]
-					if cap(s886) < n887 {
-						s886 = make([]string, 0, cborwire.SliceCap[string](d, n887))
-					}
-					at888 := d.Offset()
-					for i := 0; d.NextElem(i, n887); i++ {
-						s886 = cborwire.Grow(d, s886, n887, at888)
-						cborwire.String(d, &s886[i])
-					}
-					if len(s886) == 0 {
-						s886 = []string{}
-					}
-					m.LoadBalancerSourceRanges = s886
-				}
-				cborwire.Keep(d, k885, m.LoadBalancerSourceRanges)
-			}
-		case "externalName":
-			cborwire.String(d, &m.ExternalName)
-		case "externalTrafficPolicy":
-			cborwire.String(d, &m.ExternalTrafficPolicy)
-		case "healthCheckNodePort":
-			cborwire.Int(d, &m.HealthCheckNodePort)
-		case "publishNotReadyAddresses":
-			cborwire.Bool(d, &m.PublishNotReadyAddresses)
-		case "sessionAffinityConfig":
-			if k889, ok := cborwire.ReusePtr(d, &m.SessionAffinityConfig); !ok {
-				if d.Null() {
-					m.SessionAffinityConfig = nil
-				} else {
-					if m.SessionAffinityConfig == nil {
-						m.SessionAffinityConfig = new(SessionAffinityConfig)
-					}
-					(*m.SessionAffinityConfig).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k889, m.SessionAffinityConfig)
-			}
-		case "ipFamilies":
-			if k890, ok := cborwire.ReuseSlice(d, &m.IPFamilies); !ok {
-				if d.Null() {
-					m.IPFamilies = nil
-				} else if n892, ok := d.OpenArray("[]IPFamily"); ok {
-					s891 := m.IPFamilies[:0]
-					if cap(s891) < n892 {
-						s891 = make([]IPFamily, 0, cborwire.SliceCap[IPFamily](d, n892))
-					}
-					at893 := d.Offset()
-					for i := 0; d.NextElem(i, n892); i++ {
-						s891 = cborwire.Grow(d, s891, n892, at893)
-						cborwire.String(d, &s891[i])
-					}
-					if len(s891) == 0 {
-						s891 = []IPFamily{}
-					}
-					m.IPFamilies = s891
-				}
-				cborwire.Keep(d, k890, m.IPFamilies)
-			}
-		case "ipFamilyPolicy":
-			if k894, ok := cborwire.ReusePtr(d, &m.IPFamilyPolicy); !ok {
-				if d.Null() {
-					m.IPFamilyPolicy = nil
-				} else {
-					if m.IPFamilyPolicy == nil {
-						m.IPFamilyPolicy = cborwire.NewString[IPFamilyPolicy](d)
-					}
-					cborwire.String(d, m.IPFamilyPolicy)
-				}
-				cborwire.Keep(d, k894, m.IPFamilyPolicy)
-			}
-		case "allocateLoadBalancerNodePorts":
-			if k895, ok := cborwire.ReusePtr(d, &m.AllocateLoadBalancerNodePorts); !ok {
-				if d.Null() {
-					m.AllocateLoadBalancerNodePorts = nil
-				} else {
-					if m.AllocateLoadBalancerNodePorts == nil {
-						m.AllocateLoadBalancerNodePorts = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.AllocateLoadBalancerNodePorts)
-				}
-				cborwire.Keep(d, k895, m.AllocateLoadBalancerNodePorts)
-			}
-		case "loadBalancerClass":
-			if k896, ok := cborwire.ReusePtr(d, &m.LoadBalancerClass); !ok {
-				if d.Null() {
-					m.LoadBalancerClass = nil
-				} else {
-					if m.LoadBalancerClass == nil {
-						m.LoadBalancerClass = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.LoadBalancerClass)
-				}
-				cborwire.Keep(d, k896, m.LoadBalancerClass)
-			}
-		case "internalTrafficPolicy":
-			if k897, ok := cborwire.ReusePtr(d, &m.InternalTrafficPolicy); !ok {
-				if d.Null() {
-					m.InternalTrafficPolicy = nil
-				} else {
-					if m.InternalTrafficPolicy == nil {
-						m.InternalTrafficPolicy = cborwire.NewString[ServiceInternalTrafficPolicy](d)
-					}
-					cborwire.String(d, m.InternalTrafficPolicy)
-				}
-				cborwire.Keep(d, k897, m.InternalTrafficPolicy)
-			}
-		case "trafficDistribution":
-			if k898, ok := cborwire.ReusePtr(d, &m.TrafficDistribution); !ok {
-				if d.Null() {
-					m.TrafficDistribution = nil
-				} else {
-					if m.TrafficDistribution == nil {
-						m.TrafficDistribution = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.TrafficDistribution)
-				}
-				cborwire.Keep(d, k898, m.TrafficDistribution)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServicePort) DecodeCBOR(d *cborwire.Decoder) error {
-	n899, ok := d.OpenMap("ServicePort")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n899); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "protocol":
-			cborwire.String(d, &m.Protocol)
-		case "appProtocol":
-			if k900, ok := cborwire.ReusePtr(d, &m.AppProtocol); !ok {
-				if d.Null() {
-					m.AppProtocol = nil
-				} else {
-					if m.AppProtocol == nil {
-						m.AppProtocol = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.AppProtocol)
-				}
-				cborwire.Keep(d, k900, m.AppProtocol)
-			}
-		case "port":
-			cborwire.Int(d, &m.Port)
-		case "targetPort":
-			m.TargetPort.DecodeCBOR(d)
-		case "nodePort":
-			cborwire.Int(d, &m.NodePort)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Service) DecodeCBOR(d *cborwire.Decoder) error {
-	n901, ok := d.OpenMap("Service")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n901); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n902, ok := d.OpenMap("ServiceList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n902); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k903, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n905, ok := d.OpenArray("[]Service"); ok {
-					s904 := m.Items[:0]
-					if cap(s904) < n905 {
-						s904 = make([]Service, 0, cborwire.SliceCap[Service](d, n905))
-					}
-					at906 := d.Offset()
-					for i := 0; d.NextElem(i, n905); i++ {
-						s904 = cborwire.Grow(d, s904, n905, at906)
-						s904[i].DecodeCBOR(d)
-					}
-					if len(s904) == 0 {
-						s904 = []Service{}
-					}
-					m.Items = s904
-				}
-				cborwire.Keep(d, k903, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceAccount) DecodeCBOR(d *cborwire.Decoder) error {
-	n907, ok := d.OpenMap("ServiceAccount")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n907); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "secrets":
-			if k908, ok := cborwire.ReuseSlice(d, &m.Secrets); !ok {
-				if d.Null() {
-					m.Secrets = nil
-				} else if n910, ok := d.OpenArray("[]ObjectReference"); ok {
-					s909 := m.Secrets[:0]
-					if cap(s909) < n910 {
-						s909 = make([]ObjectReference, 0, cborwire.SliceCap[ObjectReference](d, n910))
-					}
-					at911 := d.Offset()
-					for i := 0; d.NextElem(i, n910); i++ {
-						s909 = cborwire.Grow(d, s909, n910, at911)
-						s909[i].DecodeCBOR(d)
-					}
-					if len(s909) == 0 {
-						s909 = []ObjectReference{}
-					}
-					m.Secrets = s909
-				}
-				cborwire.Keep(d, k908, m.Secrets)
-			}
-		case "imagePullSecrets":
-			if k912, ok := cborwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
-				if d.Null() {
-					m.ImagePullSecrets = nil
-				} else if n914, ok := d.OpenArray("[]LocalObjectReference"); ok {
-					s913 := m.ImagePullSecrets[:0]
-					if cap(s913) < n914 {
-						s913 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n914))
-					}
-					at915 := d.Offset()
-					for i := 0; d.NextElem(i, n914); i++ {
-						s913 = cborwire.Grow(d, s913, n914, at915)
-						s913[i].DecodeCBOR(d)
-					}
-					if len(s913) == 0 {
-						s913 = []LocalObjectReference{}
-					}
-					m.ImagePullSecrets = s913
-				}
-				cborwire.Keep(d, k912, m.ImagePullSecrets)
-			}
-		case "automountServiceAccountToken":
-			if k916, ok := cborwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
-				if d.Null() {
-					m.AutomountServiceAccountToken = nil
-				} else {
-					if m.AutomountServiceAccountToken == nil {
-						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.AutomountServiceAccountToken)
-				}
-				cborwire.Keep(d, k916, m.AutomountServiceAccountToken)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceAccountList) DecodeCBOR(d *cborwire.Decoder) error {
-	n917, ok := d.OpenMap("ServiceAccountList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n917); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k918, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n920, ok := d.OpenArray("[]ServiceAccount"); ok {
-					s919 := m.Items[:0]
-					if cap(s919) < n920 {
-						s919 = make([]ServiceAccount, 0, cborwire.SliceCap[ServiceAccount](d, n920))
-					}
-					at921 := d.Offset()
-					for i := 0; d.NextElem(i, n920); i++ {
-						s919 = cborwire.Grow(d, s919, n920, at921)
-						s919[i].DecodeCBOR(d)
-					}
-					if len(s919) == 0 {
-						s919 = []ServiceAccount{}
-					}
-					m.Items = s919
-				}
-				cborwire.Keep(d, k918, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Endpoints) DecodeCBOR(d *cborwire.Decoder) error {
-	n922, ok := d.OpenMap("Endpoints")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n922); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "subsets":
-			if k923, ok := cborwire.ReuseSlice(d, &m.Subsets); !ok {
-				if d.Null() {
-					m.Subsets = nil
-				} else if n925, ok := d.OpenArray("[]EndpointSubset"); ok {
-					s924 := m.Subsets[:0]
-					if cap(s924) < n925 {
-						s924 = make([]EndpointSubset, 0, cborwire.SliceCap[EndpointSubset](d, n925))
-					}
-					at926 := d.Offset()
-					for i := 0; d.NextElem(i, n925); i++ {
-						s924 = cborwire.Grow(d, s924, n925, at926)
-						s924[i].DecodeCBOR(d)
-					}
-					if len(s924) == 0 {
-						s924 = []EndpointSubset{}
-					}
-					m.Subsets = s924
-				}
-				cborwire.Keep(d, k923, m.Subsets)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EndpointSubset) DecodeCBOR(d *cborwire.Decoder) error {
-	n927, ok := d.OpenMap("EndpointSubset")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n927); i++ {
-		switch string(d.Key()) {
-		case "addresses":
-			if k928, ok := cborwire.ReuseSlice(d, &m.Addresses); !ok {
-				if d.Null() {
-					m.Addresses = nil
-				} else if n930, ok := d.OpenArray("[]EndpointAddress"); ok {
-					s929 := m.Addresses[:0]
-					if cap(s929) < n930 {
-						s929 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n930))
-					}
-					at931 := d.Offset()
-					for i := 0; d.NextElem(i, n930); i++ {
-						s929 = cborwire.Grow(d, s929, n930, at931)
-						s929[i].DecodeCBOR(d)
-					}
-					if len(s929) == 0 {
-						s929 = []EndpointAddress{}
-					}
-					m.Addresses = s929
-				}
-				cborwire.Keep(d, k928, m.Addresses)
-			}
-		case "notReadyAddresses":
-			if k932, ok := cborwire.ReuseSlice(d, &m.NotReadyAddresses); !ok {
-				if d.Null() {
-					m.NotReadyAddresses = nil
-				} else if n934, ok := d.OpenArray("[]EndpointAddress"); ok {
-					s933 := m.NotReadyAddresses[:0]
-					if cap(s933) < n934 {
-						s933 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n934))
-					}
-					at935 := d.Offset()
-					for i := 0; d.NextElem(i, n934); i++ {
-						s933 = cborwire.Grow(d, s933, n934, at935)
-						s933[i].DecodeCBOR(d)
-					}
-					if len(s933) == 0 {
-						s933 = []EndpointAddress{}
-					}
-					m.NotReadyAddresses = s933
-				}
-				cborwire.Keep(d, k932, m.NotReadyAddresses)
-			}
-		case "ports":
-			if k936, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n938, ok := d.OpenArray("[]EndpointPort"); ok {
-					s937 := m.Ports[:0]
-					if cap(s937) < n938 {
-						s937 = make([]EndpointPort, 0, cborwire.SliceCap[EndpointPort](d, n938))
-					}
-					at939 := d.Offset()
-					for i := 0; d.NextElem(i, n938); i++ {
-						s937 = cborwire.Grow(d, s937, n938, at939)
-						s937[i].DecodeCBOR(d)
-					}
-					if len(s937) == 0 {
-						s937 = []EndpointPort{}
-					}
-					m.Ports = s937
-				}
-				cborwire.Keep(d, k936, m.Ports)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EndpointAddress) DecodeCBOR(d *cborwire.Decoder) error {
-	n940, ok := d.OpenMap("EndpointAddress")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n940); i++ {
-		switch string(d.Key()) {
-		case "ip":
-			cborwire.String(d, &m.IP)
-		case "hostname":
-			cborwire.String(d, &m.Hostname)
-		case "nodeName":
-			if k941, ok := cborwire.ReusePtr(d, &m.NodeName); !ok {
-				if d.Null() {
-					m.NodeName = nil
-				} else {
-					if m.NodeName == nil {
-						m.NodeName = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.NodeName)
-				}
-				cborwire.Keep(d, k941, m.NodeName)
-			}
-		case "targetRef":
-			if k942, ok := cborwire.ReusePtr(d, &m.TargetRef); !ok {
-				if d.Null() {
-					m.TargetRef = nil
-				} else {
-					if m.TargetRef == nil {
-						m.TargetRef = new(ObjectReference)
-					}
-					(*m.TargetRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k942, m.TargetRef)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EndpointPort) DecodeCBOR(d *cborwire.Decoder) error {
-	n943, ok := d.OpenMap("EndpointPort")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n943); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "port":
-			cborwire.Int(d, &m.Port)
-		case "protocol":
-			cborwire.String(d, &m.Protocol)
-		case "appProtocol":
-			if k944, ok := cborwire.ReusePtr(d, &m.AppProtocol); !ok {
-				if d.Null() {
-					m.AppProtocol = nil
-				} else {
-					if m.AppProtocol == nil {
-						m.AppProtocol = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.AppProtocol)
-				}
-				cborwire.Keep(d, k944, m.AppProtocol)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EndpointsList) DecodeCBOR(d *cborwire.Decoder) error {
-	n945, ok := d.OpenMap("EndpointsList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n945); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k946, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n948, ok := d.OpenArray("[]Endpoints"); ok {
-					s947 := m.Items[:0]
-					if cap(s947) < n948 {
-						s947 = make([]Endpoints, 0, cborwire.SliceCap[Endpoints](d, n948))
-					}
-					at949 := d.Offset()
-					for i := 0; d.NextElem(i, n948); i++ {
-						s947 = cborwire.Grow(d, s947, n948, at949)
-						s947[i].DecodeCBOR(d)
-					}
-					if len(s947) == 0 {
-						s947 = []Endpoints{}
-					}
-					m.Items = s947
-				}
-				cborwire.Keep(d, k946, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n950, ok := d.OpenMap("NodeSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n950); i++ {
-		switch string(d.Key()) {
-		case "podCIDR":
-			cborwire.String(d, &m.PodCIDR)
-		case "podCIDRs":
-			if k951, ok := cborwire.ReuseSlice(d, &m.PodCIDRs); !ok {
-				if d.Null() {
-					m.PodCIDRs = nil
-				} else if n953, ok := d.OpenArray("[]string"); ok {
-					s952 := m.PodCIDRs[:0]
-					if cap(s952) < n953 {
-						s952 = make([]string, 0, cborwire.SliceCap[string](d, n953))
-					}
-					at954 := d.Offset()
-					for i := 0; d.NextElem(i, n953); i++ {
-						s952 = cborwire.Grow(d, s952, n953, at954)
-						cborwire.String(d, &s952[i])
-					}
-					if len(s952) == 0 {
-						s952 = []string{}
-					}
-					m.PodCIDRs = s952
-				}
-				cborwire.Keep(d, k951, m.PodCIDRs)
-			}
-		case "providerID":
-			cborwire.String(d, &m.ProviderID)
-		case "unschedulable":
-			cborwire.Bool(d, &m.Unschedulable)
-		case "taints":
-			if k955, ok := cborwire.ReuseSlice(d, &m.Taints); !ok {
-				if d.Null() {
-					m.Taints = nil
-				} else if n957, ok := d.OpenArray("[]Taint"); ok {
-					s956 := m.Taints[:0]
-					if cap(s956) < n957 {
-						s956 = make([]Taint, 0, cborwire.SliceCap[Taint](d, n957))
-					}
-					at958 := d.Offset()
-					for i := 0; d.NextElem(i, n957); i++ {
-						s956 = cborwire.Grow(d, s956, n957, at958)
-						s956[i].DecodeCBOR(d)
-					}
-					if len(s956) == 0 {
-						s956 = []Taint{}
-					}
-					m.Taints = s956
-				}
-				cborwire.Keep(d, k955, m.Taints)
-			}
-		case "configSource":
-			if k959, ok := cborwire.ReusePtr(d, &m.ConfigSource); !ok {
-				if d.Null() {
-					m.ConfigSource = nil
-				} else {
-					if m.ConfigSource == nil {
-						m.ConfigSource = new(NodeConfigSource)
-					}
-					(*m.ConfigSource).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k959, m.ConfigSource)
-			}
-		case "externalID":
-			cborwire.String(d, &m.DoNotUseExternalID)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n960, ok := d.OpenMap("NodeConfigSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n960); i++ {
-		switch string(d.Key()) {
-		case "configMap":
-			if k961, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
-				if d.Null() {
-					m.ConfigMap = nil
-				} else {
-					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapNodeConfigSource)
-					}
-					(*m.ConfigMap).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k961, m.ConfigMap)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ConfigMapNodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n962, ok := d.OpenMap("ConfigMapNodeConfigSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n962); i++ {
-		switch string(d.Key()) {
-		case "namespace":
-			cborwire.String(d, &m.Namespace)
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "uid":
-			cborwire.String(d, &m.UID)
-		case "resourceVersion":
-			cborwire.String(d, &m.ResourceVersion)
-		case "kubeletConfigKey":
-			cborwire.String(d, &m.KubeletConfigKey)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *DaemonEndpoint) DecodeCBOR(d *cborwire.Decoder) error {
-	n963, ok := d.OpenMap("DaemonEndpoint")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n963); i++ {
-		switch string(d.Key()) {
-		case "Port":
-			cborwire.Int(d, &m.Port)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeDaemonEndpoints) DecodeCBOR(d *cborwire.Decoder) error {
-	n964, ok := d.OpenMap("NodeDaemonEndpoints")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n964); i++ {
-		switch string(d.Key()) {
-		case "kubeletEndpoint":
-			m.KubeletEndpoint.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeRuntimeHandlerFeatures) DecodeCBOR(d *cborwire.Decoder) error {
-	n965, ok := d.OpenMap("NodeRuntimeHandlerFeatures")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n965); i++ {
-		switch string(d.Key()) {
-		case "recursiveReadOnlyMounts":
-			if k966, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnlyMounts); !ok {
-				if d.Null() {
-					m.RecursiveReadOnlyMounts = nil
-				} else {
-					if m.RecursiveReadOnlyMounts == nil {
-						m.RecursiveReadOnlyMounts = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.RecursiveReadOnlyMounts)
-				}
-				cborwire.Keep(d, k966, m.RecursiveReadOnlyMounts)
-			}
-		case "userNamespaces":
-			if k967, ok := cborwire.ReusePtr(d, &m.UserNamespaces); !ok {
-				if d.Null() {
-					m.UserNamespaces = nil
-				} else {
-					if m.UserNamespaces == nil {
-						m.UserNamespaces = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.UserNamespaces)
-				}
-				cborwire.Keep(d, k967, m.UserNamespaces)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeRuntimeHandler) DecodeCBOR(d *cborwire.Decoder) error {
-	n968, ok := d.OpenMap("NodeRuntimeHandler")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n968); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "features":
-			if k969, ok := cborwire.ReusePtr(d, &m.Features); !ok {
-				if d.Null() {
-					m.Features = nil
-				} else {
-					if m.Features == nil {
-						m.Features = new(NodeRuntimeHandlerFeatures)
-					}
-					(*m.Features).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k969, m.Features)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeFeatures) DecodeCBOR(d *cborwire.Decoder) error {
-	n970, ok := d.OpenMap("NodeFeatures")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n970); i++ {
-		switch string(d.Key()) {
-		case "supplementalGroupsPolicy":
-			if k971, ok := cborwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
-				if d.Null() {
-					m.SupplementalGroupsPolicy = nil
-				} else {
-					if m.SupplementalGroupsPolicy == nil {
-						m.SupplementalGroupsPolicy = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.SupplementalGroupsPolicy)
-				}
-				cborwire.Keep(d, k971, m.SupplementalGroupsPolicy)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSystemInfo) DecodeCBOR(d *cborwire.Decoder) error {
-	n972, ok := d.OpenMap("NodeSystemInfo")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n972); i++ {
-		switch string(d.Key()) {
-		case "machineID":
-			cborwire.String(d, &m.MachineID)
-		case "systemUUID":
-			cborwire.String(d, &m.SystemUUID)
-		case "bootID":
-			cborwire.String(d, &m.BootID)
-		case "kernelVersion":
-			cborwire.String(d, &m.KernelVersion)
-		case "osImage":
-			cborwire.String(d, &m.OSImage)
-		case "containerRuntimeVersion":
-			cborwire.String(d, &m.ContainerRuntimeVersion)
-		case "kubeletVersion":
-			cborwire.String(d, &m.KubeletVersion)
-		case "kubeProxyVersion":
-			cborwire.String(d, &m.KubeProxyVersion)
-		case "operatingSystem":
-			cborwire.String(d, &m.OperatingSystem)
-		case "architecture":
-			cborwire.String(d, &m.Architecture)
-		case "swap":
-			if k973, ok := cborwire.ReusePtr(d, &m.Swap); !ok {
-				if d.Null() {
-					m.Swap = nil
-				} else {
-					if m.Swap == nil {
-						m.Swap = new(NodeSwapStatus)
-					}
-					(*m.Swap).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k973, m.Swap)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeSwapStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n974, ok := d.OpenMap("NodeSwapStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n974); i++ {
-		switch string(d.Key()) {
-		case "capacity":
-			if k975, ok := cborwire.ReusePtr(d, &m.Capacity); !ok {
-				if d.Null() {
-					m.Capacity = nil
-				} else {
-					if m.Capacity == nil {
-						m.Capacity = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.Capacity)
-				}
-				cborwire.Keep(d, k975, m.Capacity)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n976, ok := d.OpenMap("NodeConfigStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n976); i++ {
-		switch string(d.Key()) {
-		case "assigned":
-			if k977, ok := cborwire.ReusePtr(d, &m.Assigned); !ok {
-				if d.Null() {
-					m.Assigned = nil
-				} else {
-					if m.Assigned == nil {
-						m.Assigned = new(NodeConfigSource)
-					}
-					(*m.Assigned).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k977, m.Assigned)
-			}
-		case "active":
-			if k978, ok := cborwire.ReusePtr(d, &m.Active); !ok {
-				if d.Null() {
-					m.Active = nil
-				} else {
-					if m.Active == nil {
-						m.Active = new(NodeConfigSource)
-					}
-					(*m.Active).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k978, m.Active)
-			}
-		case "lastKnownGood":
-			if k979, ok := cborwire.ReusePtr(d, &m.LastKnownGood); !ok {
-				if d.Null() {
-					m.LastKnownGood = nil
-				} else {
-					if m.LastKnownGood == nil {
-						m.LastKnownGood = new(NodeConfigSource)
-					}
-					(*m.LastKnownGood).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k979, m.LastKnownGood)
-			}
-		case "error":
-			cborwire.String(d, &m.Error)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n980, ok := d.OpenMap("NodeStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n980); i++ {
-		switch string(d.Key()) {
-		case "capacity":
-			m.Capacity.DecodeCBOR(d)
-		case "allocatable":
-			m.Allocatable.DecodeCBOR(d)
-		case "phase":
-			cborwire.String(d, &m.Phase)
-		case "conditions":
-			if k981, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n983, ok := d.OpenArray("[]NodeCondition"); ok {
-					s982 := m.Conditions[:0]
-					if cap(s982) < n983 {
-						s982 = make([]NodeCondition, 0, cborwire.SliceCap[NodeCondition](d, n983))
-					}
-					at984 := d.Offset()
-					for i := 0; d.NextElem(i, n983); i++ {
-						s982 = cborwire.Grow(d, s982, n983, at984)
-						s982[i].DecodeCBOR(d)
-					}
-					if len(s982) == 0 {
-						s982 = []NodeCondition{}
-					}
-					m.Conditions = s982
-				}
-				cborwire.Keep(d, k981, m.Conditions)
-			}
-		case "addresses":
-			if k985, ok := cborwire.ReuseSlice(d, &m.Addresses); !ok {
-				if d.Null() {
-					m.Addresses = nil
-				} else if n987, ok := d.OpenArray("[]NodeAddress"); ok {
-					s986 := m.Addresses[:0]
-					if cap(s986) < n987 {
-						s986 = make([]NodeAddress, 0, cborwire.SliceCap[NodeAddress](d, n987))
-					}
-					at988 := d.Offset()
-					for i := 0; d.NextElem(i, n987); i++ {
-						s986 = cborwire.Grow(d, s986, n987, at988)
-						s986[i].DecodeCBOR(d)
-					}
-					if len(s986) == 0 {
-						s986 = []NodeAddress{}
-					}
-					m.Addresses = s986
-				}
-				cborwire.Keep(d, k985, m.Addresses)
-			}
-		case "daemonEndpoints":
-			m.DaemonEndpoints.DecodeCBOR(d)
-		case "nodeInfo":
-			m.NodeInfo.DecodeCBOR(d)
-		case "images":
-			if k989, ok := cborwire.ReuseSlice(d, &m.Images); !ok {
-				if d.Null() {
-					m.Images = nil
-				} else if n991, ok := d.OpenArray("[]ContainerImage"); ok {
-					s990 := m.Images[:0]
-					if cap(s990) < n991 {
-						s990 = make([]ContainerImage, 0, cborwire.SliceCap[ContainerImage](d, n991))
-					}
-					at992 := d.Offset()
-					for i := 0; d.NextElem(i, n991); i++ {
-						s990 = cborwire.Grow(d, s990, n991, at992)
-						s990[i].DecodeCBOR(d)
-					}
-					if len(s990) == 0 {
-						s990 = []ContainerImage{}
-					}
-					m.Images = s990
-				}
-				cborwire.Keep(d, k989, m.Images)
-			}
-		case "volumesInUse":
-			if k993, ok := cborwire.ReuseSlice(d, &m.VolumesInUse); !ok {
-				if d.Null() {
-					m.VolumesInUse = nil
-				} else if n995, ok := d.OpenArray("[]UniqueVolumeName"); ok {
-					s994 := m.VolumesInUse[:0]
-					if cap(s994) < n995 {
-						s994 = make([]UniqueVolumeName, 0, cborwire.SliceCap[UniqueVolumeName](d, n995))
-					}
-					at996 := d.Offset()
-					for i := 0; d.NextElem(i, n995); i++ {
-						s994 = cborwire.Grow(d, s994, n995, at996)
-						cborwire.String(d, &s994[i])
-					}
-					if len(s994) == 0 {
-						s994 = []UniqueVolumeName{}
-					}
-					m.VolumesInUse = s994
-				}
-				cborwire.Keep(d, k993, m.VolumesInUse)
-			}
-		case "volumesAttached":
-			if k997, ok := cborwire.ReuseSlice(d, &m.VolumesAttached); !ok {
-				if d.Null() {
-					m.VolumesAttached = nil
-				} else if n999, ok := d.OpenArray("[]AttachedVolume"); ok {
-					s998 := m.VolumesAttached[:0]
-					if cap(s998) < n999 {
-						s998 = make([]AttachedVolume, 0, cborwire.SliceCap[AttachedVolume](d, n999))
-					}
-					at1000 := d.Offset()
-					for i := 0; d.NextElem(i, n999); i++ {
-						s998 = cborwire.Grow(d, s998, n999, at1000)
-						s998[i].DecodeCBOR(d)
-					}
-					if len(s998) == 0 {
-						s998 = []AttachedVolume{}
-					}
-					m.VolumesAttached = s998
-				}
-				cborwire.Keep(d, k997, m.VolumesAttached)
-			}
-		case "config":
-			if k1001, ok := cborwire.ReusePtr(d, &m.Config); !ok {
-				if d.Null() {
-					m.Config = nil
-				} else {
-					if m.Config == nil {
-						m.Config = new(NodeConfigStatus)
-					}
-					(*m.Config).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1001, m.Config)
-			}
-		case "runtimeHandlers":
-			if k1002, ok := cborwire.ReuseSlice(d, &m.RuntimeHandlers); !ok {
-				if d.Null() {
-					m.RuntimeHandlers = nil
-				} else if n1004, ok := d.OpenArray("[]NodeRuntimeHandler"); ok {
-					s1003 := m.RuntimeHandlers[:0]
-					if cap(s1003) < n1004 {
-						s1003 = make([]NodeRuntimeHandler, 0, cborwire.SliceCap[NodeRuntimeHandler](d, n1004))
-					}
-					at1005 := d.Offset()
-					for i := 0; d.NextElem(i, n1004); i++ {
-						s1003 = cborwire.Grow(d, s1003, n1004, at1005)
-						s1003[i].DecodeCBOR(d)
-					}
-					if len(s1003) == 0 {
-						s1003 = []NodeRuntimeHandler{}
-					}
-					m.RuntimeHandlers = s1003
-				}
-				cborwire.Keep(d, k1002, m.RuntimeHandlers)
-			}
-		case "features":
-			if k1006, ok := cborwire.ReusePtr(d, &m.Features); !ok {
-				if d.Null() {
-					m.Features = nil
-				} else {
-					if m.Features == nil {
-						m.Features = new(NodeFeatures)
-					}
-					(*m.Features).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1006, m.Features)
-			}
-		case "declaredFeatures":
-			if k1007, ok := cborwire.ReuseSlice(d, &m.DeclaredFeatures); !ok {
-				if d.Null() {
-					m.DeclaredFeatures = nil
-				} else if n1009, ok := d.OpenArray("[]string"); ok {
-					s1008 := m.DeclaredFeatures[:0]
-					if cap(s1008) < n1009 {
-						s1008 = make([]string, 0, cborwire.SliceCap[string](d, n1009))
-					}
-					at1010 := d.Offset()
-					for i := 0; d.NextElem(i, n1009); i++ {
-						s1008 = cborwire.Grow(d, s1008, n1009, at1010)
-						cborwire.String(d, &s1008[i])
-					}
-					if len(s1008) == 0 {
-						s1008 = []string{}
-					}
-					m.DeclaredFeatures = s1008
-				}
-				cborwire.Keep(d, k1007, m.DeclaredFeatures)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AttachedVolume) DecodeCBOR(d *cborwire.Decoder) error {
-	n1011, ok := d.OpenMap("AttachedVolume")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1011); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "devicePath":
-			cborwire.String(d, &m.DevicePath)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *AvoidPods) DecodeCBOR(d *cborwire.Decoder) error {
-	n1012, ok := d.OpenMap("AvoidPods")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1012); i++ {
-		switch string(d.Key()) {
-		case "preferAvoidPods":
-			if k1013, ok := cborwire.ReuseSlice(d, &m.PreferAvoidPods); !ok {
-				if d.Null() {
-					m.PreferAvoidPods = nil
-				} else if n1015, ok := d.OpenArray("[]PreferAvoidPodsEntry"); ok {
-					s1014 := m.PreferAvoidPods[:0]
-					if cap(s1014) < n1015 {
-						s1014 = make([]PreferAvoidPodsEntry, 0, cborwire.SliceCap[PreferAvoidPodsEntry](d, n1015))
-					}
-					at1016 := d.Offset()
-					for i := 0; d.NextElem(i, n1015); i++ {
-						s1014 = cborwire.Grow(d, s1014, n1015, at1016)
-						s1014[i].DecodeCBOR(d)
-					}
-					if len(s1014) == 0 {
-						s1014 = []PreferAvoidPodsEntry{}
-					}
-					m.PreferAvoidPods = s1014
-				}
-				cborwire.Keep(d, k1013, m.PreferAvoidPods)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PreferAvoidPodsEntry) DecodeCBOR(d *cborwire.Decoder) error {
-	n1017, ok := d.OpenMap("PreferAvoidPodsEntry")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1017); i++ {
-		switch string(d.Key()) {
-		case "podSignature":
-			m.PodSignature.DecodeCBOR(d)
-		case "evictionTime":
-			m.EvictionTime.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodSignature) DecodeCBOR(d *cborwire.Decoder) error {
-	n1018, ok := d.OpenMap("PodSignature")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1018); i++ {
-		switch string(d.Key()) {
-		case "podController":
-			if k1019, ok := cborwire.ReusePtr(d, &m.PodController); !ok {
-				if d.Null() {
-					m.PodController = nil
-				} else {
-					if m.PodController == nil {
-						m.PodController = new(metav1.OwnerReference)
-					}
-					(*m.PodController).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1019, m.PodController)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ContainerImage) DecodeCBOR(d *cborwire.Decoder) error {
-	n1020, ok := d.OpenMap("ContainerImage")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1020); i++ {
-		switch string(d.Key()) {
-		case "names":
-			if k1021, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
-				if d.Null() {
-					m.Names = nil
-				} else if n1023, ok := d.OpenArray("[]string"); ok {
-					s1022 := m.Names[:0]
-					if cap(s1022) < n1023 {
-						s1022 = make([]string, 0, cborwire.SliceCap[string](d, n1023))
-					}
-					at1024 := d.Offset()
-					for i := 0; d.NextElem(i, n1023); i++ {
-						s1022 = cborwire.Grow(d, s1022, n1023, at1024)
-						cborwire.String(d, &s1022[i])
-					}
-					if len(s1022) == 0 {
-						s1022 = []string{}
-					}
-					m.Names = s1022
-				}
-				cborwire.Keep(d, k1021, m.Names)
-			}
-		case "sizeBytes":
-			cborwire.Int(d, &m.SizeBytes)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n1025, ok := d.OpenMap("NodeCondition")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1025); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "status":
-			cborwire.String(d, &m.Status)
-		case "lastHeartbeatTime":
-			m.LastHeartbeatTime.DecodeCBOR(d)
-		case "lastTransitionTime":
-			m.LastTransitionTime.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeAddress) DecodeCBOR(d *cborwire.Decoder) error {
-	n1026, ok := d.OpenMap("NodeAddress")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1026); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "address":
-			cborwire.String(d, &m.Address)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceList) DecodeCBOR(d *cborwire.Decoder) error {
-	if k1027, ok := cborwire.ReuseMap(d, m); !ok {
-		if d.Null() {
-			(*m) = nil
-		} else if n1028, ok := d.OpenMap("map[ResourceName]quantity.Quantity"); ok {
-			if (*m) == nil {
-				(*m) = make(map[ResourceName]quantity.Quantity, cborwire.MapCap(n1028))
-			}
-			for i := 0; d.NextKey(i, n1028); i++ {
-				key1029 := ResourceName(d.InternString(d.Key()))
-				var v1030 quantity.Quantity
-				v1030.DecodeCBOR(d)
-				if d.Err() != nil {
-					break
-				}
-				(*m)[key1029] = v1030
-			}
-		}
-		cborwire.Keep(d, k1027, (*m))
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Node) DecodeCBOR(d *cborwire.Decoder) error {
-	n1031, ok := d.OpenMap("Node")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1031); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1032, ok := d.OpenMap("NodeList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1032); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1033, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1035, ok := d.OpenArray("[]Node"); ok {
-					s1034 := m.Items[:0]
-					if cap(s1034) < n1035 {
-						s1034 = make([]Node, 0, cborwire.SliceCap[Node](d, n1035))
-					}
-					at1036 := d.Offset()
-					for i := 0; d.NextElem(i, n1035); i++ {
-						s1034 = cborwire.Grow(d, s1034, n1035, at1036)
-						s1034[i].DecodeCBOR(d)
-					}
-					if len(s1034) == 0 {
-						s1034 = []Node{}
-					}
-					m.Items = s1034
-				}
-				cborwire.Keep(d, k1033, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NamespaceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n1037, ok := d.OpenMap("NamespaceSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1037); i++ {
-		switch string(d.Key()) {
-		case "finalizers":
-			if k1038, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
-				if d.Null() {
-					m.Finalizers = nil
-				} else if n1040, ok := d.OpenArray("[]FinalizerName"); ok {
-					s1039 := m.Finalizers[:0]
-					if cap(s1039) < n1040 {
-						s1039 = make([]FinalizerName, 0, cborwire.SliceCap[FinalizerName](d, n1040))
-					}
-					at1041 := d.Offset()
-					for i := 0; d.NextElem(i, n1040); i++ {
-						s1039 = cborwire.Grow(d, s1039, n1040, at1041)
-						cborwire.String(d, &s1039[i])
-					}
-					if len(s1039) == 0 {
-						s1039 = []FinalizerName{}
-					}
-					m.Finalizers = s1039
-				}
-				cborwire.Keep(d, k1038, m.Finalizers)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NamespaceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n1042, ok := d.OpenMap("NamespaceStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1042); i++ {
-		switch string(d.Key()) {
-		case "phase":
-			cborwire.String(d, &m.Phase)
-		case "conditions":
-			if k1043, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n1045, ok := d.OpenArray("[]NamespaceCondition"); ok {
-					s1044 := m.Conditions[:0]
-					if cap(s1044) < n1045 {
-						s1044 = make([]NamespaceCondition, 0, cborwire.SliceCap[NamespaceCondition](d, n1045))
-					}
-					at1046 := d.Offset()
-					for i := 0; d.NextElem(i, n1045); i++ {
-						s1044 = cborwire.Grow(d, s1044, n1045, at1046)
-						s1044[i].DecodeCBOR(d)
-					}
-					if len(s1044) == 0 {
-						s1044 = []NamespaceCondition{}
-					}
-					m.Conditions = s1044
-				}
-				cborwire.Keep(d, k1043, m.Conditions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NamespaceCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n1047, ok := d.OpenMap("NamespaceCondition")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1047); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "status":
-			cborwire.String(d, &m.Status)
-		case "lastTransitionTime":
-			m.LastTransitionTime.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.String(d, &m.Message)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Namespace) DecodeCBOR(d *cborwire.Decoder) error {
-	n1048, ok := d.OpenMap("Namespace")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1048); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NamespaceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1049, ok := d.OpenMap("NamespaceList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1049); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1050, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1052, ok := d.OpenArray("[]Namespace"); ok {
-					s1051 := m.Items[:0]
-					if cap(s1051) < n1052 {
-						s1051 = make([]Namespace, 0, cborwire.SliceCap[Namespace](d, n1052))
-					}
-					at1053 := d.Offset()
-					for i := 0; d.NextElem(i, n1052); i++ {
-						s1051 = cborwire.Grow(d, s1051, n1052, at1053)
-						s1051[i].DecodeCBOR(d)
-					}
-					if len(s1051) == 0 {
-						s1051 = []Namespace{}
-					}
-					m.Items = s1051
-				}
-				cborwire.Keep(d, k1050, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Binding) DecodeCBOR(d *cborwire.Decoder) error {
-	n1054, ok := d.OpenMap("Binding")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1054); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "target":
-			m.Target.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1055, ok := d.OpenMap("Preconditions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1055); i++ {
-		switch string(d.Key()) {
-		case "uid":
-			if k1056, ok := cborwire.ReusePtr(d, &m.UID); !ok {
-				if d.Null() {
-					m.UID = nil
-				} else {
-					if m.UID == nil {
-						m.UID = cborwire.NewString[types.UID](d)
-					}
-					cborwire.String(d, m.UID)
-				}
-				cborwire.Keep(d, k1056, m.UID)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1057, ok := d.OpenMap("PodLogOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1057); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "container":
-			cborwire.String(d, &m.Container)
-		case "follow":
-			cborwire.Bool(d, &m.Follow)
-		case "previous":
-			cborwire.Bool(d, &m.Previous)
-		case "sinceSeconds":
-			if k1058, ok := cborwire.ReusePtr(d, &m.SinceSeconds); !ok {
-				if d.Null() {
-					m.SinceSeconds = nil
-				} else {
-					if m.SinceSeconds == nil {
-						m.SinceSeconds = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.SinceSeconds)
-				}
-				cborwire.Keep(d, k1058, m.SinceSeconds)
-			}
-		case "sinceTime":
-			if k1059, ok := cborwire.ReusePtr(d, &m.SinceTime); !ok {
-				if d.Null() {
-					m.SinceTime = nil
-				} else {
-					if m.SinceTime == nil {
-						m.SinceTime = new(metav1.Time)
-					}
-					(*m.SinceTime).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1059, m.SinceTime)
-			}
-		case "timestamps":
-			cborwire.Bool(d, &m.Timestamps)
-		case "tailLines":
-			if k1060, ok := cborwire.ReusePtr(d, &m.TailLines); !ok {
-				if d.Null() {
-					m.TailLines = nil
-				} else {
-					if m.TailLines == nil {
-						m.TailLines = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.TailLines)
-				}
-				cborwire.Keep(d, k1060, m.TailLines)
-			}
-		case "limitBytes":
-			if k1061, ok := cborwire.ReusePtr(d, &m.LimitBytes); !ok {
-				if d.Null() {
-					m.LimitBytes = nil
-				} else {
-					if m.LimitBytes == nil {
-						m.LimitBytes = cborwire.NewScalar[int64](d)
-					}
-					cborwire.Int(d, m.LimitBytes)
-				}
-				cborwire.Keep(d, k1061, m.LimitBytes)
-			}
-		case "insecureSkipTLSVerifyBackend":
-			cborwire.Bool(d, &m.InsecureSkipTLSVerifyBackend)
-		case "stream":
-			if k1062, ok := cborwire.ReusePtr(d, &m.Stream); !ok {
-				if d.Null() {
-					m.Stream = nil
-				} else {
-					if m.Stream == nil {
-						m.Stream = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.Stream)
-				}
-				cborwire.Keep(d, k1062, m.Stream)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodAttachOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1063, ok := d.OpenMap("PodAttachOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1063); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "stdin":
-			cborwire.Bool(d, &m.Stdin)
-		case "stdout":
-			cborwire.Bool(d, &m.Stdout)
-		case "stderr":
-			cborwire.Bool(d, &m.Stderr)
-		case "tty":
-			cborwire.Bool(d, &m.TTY)
-		case "container":
-			cborwire.String(d, &m.Container)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodExecOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1064, ok := d.OpenMap("PodExecOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1064); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "stdin":
-			cborwire.Bool(d, &m.Stdin)
-		case "stdout":
-			cborwire.Bool(d, &m.Stdout)
-		case "stderr":
-			cborwire.Bool(d, &m.Stderr)
-		case "tty":
-			cborwire.Bool(d, &m.TTY)
-		case "container":
-			cborwire.String(d, &m.Container)
-		case "command":
-			if k1065, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
-				if d.Null() {
-					m.Command = nil
-				} else if n1067, ok := d.OpenArray("[]string"); ok {
-					s1066 := m.Command[:0]
-					if cap(s1066) < n1067 {
-						s1066 = make([]string, 0, cborwire.SliceCap[string](d, n1067))
-					}
-					at1068 := d.Offset()
-					for i := 0; d.NextElem(i, n1067); i++ {
-						s1066 = cborwire.Grow(d, s1066, n1067, at1068)
-						cborwire.String(d, &s1066[i])
-					}
-					if len(s1066) == 0 {
-						s1066 = []string{}
-					}
-					m.Command = s1066
-				}
-				cborwire.Keep(d, k1065, m.Command)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodPortForwardOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1069, ok := d.OpenMap("PodPortForwardOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1069); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "ports":
-			if k1070, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
-				if d.Null() {
-					m.Ports = nil
-				} else if n1072, ok := d.OpenArray("[]int32"); ok {
-					s1071 := m.Ports[:0]
-					if cap(s1071) < n1072 {
-						s1071 = make([]int32, 0, cborwire.SliceCap[int32](d, n1072))
-					}
-					at1073 := d.Offset()
-					for i := 0; d.NextElem(i, n1072); i++ {
-						s1071 = cborwire.Grow(d, s1071, n1072, at1073)
-						cborwire.Int(d, &s1071[i])
-					}
-					if len(s1071) == 0 {
-						s1071 = []int32{}
-					}
-					m.Ports = s1071
-				}
-				cborwire.Keep(d, k1070, m.Ports)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *PodProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1074, ok := d.OpenMap("PodProxyOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1074); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "path":
-			cborwire.String(d, &m.Path)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *NodeProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1075, ok := d.OpenMap("NodeProxyOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1075); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "path":
-			cborwire.String(d, &m.Path)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ServiceProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1076, ok := d.OpenMap("ServiceProxyOptions")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1076); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "path":
-			cborwire.String(d, &m.Path)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n1077, ok := d.OpenMap("ObjectReference")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1077); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.Kind)
-		case "namespace":
-			cborwire.String(d, &m.Namespace)
-		case "name":
-			cborwire.String(d, &m.Name)
-		case "uid":
-			cborwire.UniqueString(d, &m.UID)
-		case "apiVersion":
-			cborwire.String(d, &m.APIVersion)
-		case "resourceVersion":
-			cborwire.UniqueString(d, &m.ResourceVersion)
-		case "fieldPath":
-			cborwire.String(d, &m.FieldPath)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LocalObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n1078, ok := d.OpenMap("LocalObjectReference")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1078); i++ {
-		switch string(d.Key()) {
-		case "name":
-			cborwire.String(d, &m.Name)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *TypedLocalObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n1079, ok := d.OpenMap("TypedLocalObjectReference")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1079); i++ {
-		switch string(d.Key()) {
-		case "apiGroup":
-			if k1080, ok := cborwire.ReusePtr(d, &m.APIGroup); !ok {
-				if d.Null() {
-					m.APIGroup = nil
-				} else {
-					if m.APIGroup == nil {
-						m.APIGroup = cborwire.NewString[string](d)
-					}
-					cborwire.String(d, m.APIGroup)
-				}
-				cborwire.Keep(d, k1080, m.APIGroup)
-			}
-		case "kind":
-			cborwire.String(d, &m.Kind)
-		case "name":
-			cborwire.String(d, &m.Name)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SerializedReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n1081, ok := d.OpenMap("SerializedReference")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1081); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "reference":
-			m.Reference.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EventSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n1082, ok := d.OpenMap("EventSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1082); i++ {
-		switch string(d.Key()) {
-		case "component":
-			cborwire.String(d, &m.Component)
-		case "host":
-			cborwire.String(d, &m.Host)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
-	n1083, ok := d.OpenMap("Event")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1083); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "involvedObject":
-			m.InvolvedObject.DecodeCBOR(d)
-		case "reason":
-			cborwire.String(d, &m.Reason)
-		case "message":
-			cborwire.UniqueString(d, &m.Message)
-		case "source":
-			m.Source.DecodeCBOR(d)
-		case "firstTimestamp":
-			m.FirstTimestamp.DecodeCBOR(d)
-		case "lastTimestamp":
-			m.LastTimestamp.DecodeCBOR(d)
-		case "count":
-			cborwire.Int(d, &m.Count)
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "eventTime":
-			m.EventTime.DecodeCBOR(d)
-		case "series":
-			if k1084, ok := cborwire.ReusePtr(d, &m.Series); !ok {
-				if d.Null() {
-					m.Series = nil
-				} else {
-					if m.Series == nil {
-						m.Series = new(EventSeries)
-					}
-					(*m.Series).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1084, m.Series)
-			}
-		case "action":
-			cborwire.String(d, &m.Action)
-		case "related":
-			if k1085, ok := cborwire.ReusePtr(d, &m.Related); !ok {
-				if d.Null() {
-					m.Related = nil
-				} else {
-					if m.Related == nil {
-						m.Related = new(ObjectReference)
-					}
-					(*m.Related).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1085, m.Related)
-			}
-		case "reportingComponent":
-			cborwire.String(d, &m.ReportingController)
-		case "reportingInstance":
-			cborwire.String(d, &m.ReportingInstance)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EventSeries) DecodeCBOR(d *cborwire.Decoder) error {
-	n1086, ok := d.OpenMap("EventSeries")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1086); i++ {
-		switch string(d.Key()) {
-		case "count":
-			cborwire.Int(d, &m.Count)
-		case "lastObservedTime":
-			m.LastObservedTime.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *EventList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1087, ok := d.OpenMap("EventList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1087); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1088, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1090, ok := d.OpenArray("[]Event"); ok {
-					s1089 := m.Items[:0]
-					if cap(s1089) < n1090 {
-						s1089 = make([]Event, 0, cborwire.SliceCap[Event](d, n1090))
-					}
-					at1091 := d.Offset()
-					for i := 0; d.NextElem(i, n1090); i++ {
-						s1089 = cborwire.Grow(d, s1089, n1090, at1091)
-						s1089[i].DecodeCBOR(d)
-					}
-					if len(s1089) == 0 {
-						s1089 = []Event{}
-					}
-					m.Items = s1089
-				}
-				cborwire.Keep(d, k1088, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
-	n1092, ok := d.OpenMap("List")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1092); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1093, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1095, ok := d.OpenArray("[]runtime.RawExtension"); ok {
-					s1094 := m.Items[:0]
-					if cap(s1094) < n1095 {
-						s1094 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n1095))
-					}
-					at1096 := d.Offset()
-					for i := 0; d.NextElem(i, n1095); i++ {
-						s1094 = cborwire.Grow(d, s1094, n1095, at1096)
-						cborwire.ViaJSON(d, &s1094[i], "RawExtension")
-					}
-					if len(s1094) == 0 {
-						s1094 = []runtime.RawExtension{}
-					}
-					m.Items = s1094
-				}
-				cborwire.Keep(d, k1093, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LimitRangeItem) DecodeCBOR(d *cborwire.Decoder) error {
-	n1097, ok := d.OpenMap("LimitRangeItem")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1097); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "max":
-			m.Max.DecodeCBOR(d)
-		case "min":
-			m.Min.DecodeCBOR(d)
-		case "default":
-			m.Default.DecodeCBOR(d)
-		case "defaultRequest":
-			m.DefaultRequest.DecodeCBOR(d)
-		case "maxLimitRequestRatio":
-			m.MaxLimitRequestRatio.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LimitRangeSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n1098, ok := d.OpenMap("LimitRangeSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1098); i++ {
-		switch string(d.Key()) {
-		case "limits":
-			if k1099, ok := cborwire.ReuseSlice(d, &m.Limits); !ok {
-				if d.Null() {
-					m.Limits = nil
-				} else if n1101, ok := d.OpenArray("[]LimitRangeItem"); ok {
-					s1100 := m.Limits[:0]
-					if cap(s1100) < n1101 {
-						s1100 = make([]LimitRangeItem, 0, cborwire.SliceCap[LimitRangeItem](d, n1101))
-					}
-					at1102 := d.Offset()
-					for i := 0; d.NextElem(i, n1101); i++ {
-						s1100 = cborwire.Grow(d, s1100, n1101, at1102)
-						s1100[i].DecodeCBOR(d)
-					}
-					if len(s1100) == 0 {
-						s1100 = []LimitRangeItem{}
-					}
-					m.Limits = s1100
-				}
-				cborwire.Keep(d, k1099, m.Limits)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LimitRange) DecodeCBOR(d *cborwire.Decoder) error {
-	n1103, ok := d.OpenMap("LimitRange")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1103); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *LimitRangeList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1104, ok := d.OpenMap("LimitRangeList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1104); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1105, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1107, ok := d.OpenArray("[]LimitRange"); ok {
-					s1106 := m.Items[:0]
-					if cap(s1106) < n1107 {
-						s1106 = make([]LimitRange, 0, cborwire.SliceCap[LimitRange](d, n1107))
-					}
-					at1108 := d.Offset()
-					for i := 0; d.NextElem(i, n1107); i++ {
-						s1106 = cborwire.Grow(d, s1106, n1107, at1108)
-						s1106[i].DecodeCBOR(d)
-					}
-					if len(s1106) == 0 {
-						s1106 = []LimitRange{}
-					}
-					m.Items = s1106
-				}
-				cborwire.Keep(d, k1105, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceQuotaSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n1109, ok := d.OpenMap("ResourceQuotaSpec")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1109); i++ {
-		switch string(d.Key()) {
-		case "hard":
-			m.Hard.DecodeCBOR(d)
-		case "scopes":
-			if k1110, ok := cborwire.ReuseSlice(d, &m.Scopes); !ok {
-				if d.Null() {
-					m.Scopes = nil
-				} else if n1112, ok := d.OpenArray("[]ResourceQuotaScope"); ok {
-					s1111 := m.Scopes[:0]
-					if cap(s1111) < n1112 {
-						s1111 = make([]ResourceQuotaScope, 0, cborwire.SliceCap[ResourceQuotaScope](d, n1112))
-					}
-					at1113 := d.Offset()
-					for i := 0; d.NextElem(i, n1112); i++ {
-						s1111 = cborwire.Grow(d, s1111, n1112, at1113)
-						cborwire.String(d, &s1111[i])
-					}
-					if len(s1111) == 0 {
-						s1111 = []ResourceQuotaScope{}
-					}
-					m.Scopes = s1111
-				}
-				cborwire.Keep(d, k1110, m.Scopes)
-			}
-		case "scopeSelector":
-			if k1114, ok := cborwire.ReusePtr(d, &m.ScopeSelector); !ok {
-				if d.Null() {
-					m.ScopeSelector = nil
-				} else {
-					if m.ScopeSelector == nil {
-						m.ScopeSelector = new(ScopeSelector)
-					}
-					(*m.ScopeSelector).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1114, m.ScopeSelector)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ScopeSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n1115, ok := d.OpenMap("ScopeSelector")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1115); i++ {
-		switch string(d.Key()) {
-		case "matchExpressions":
-			if k1116, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
-				if d.Null() {
-					m.MatchExpressions = nil
-				} else if n1118, ok := d.OpenArray("[]ScopedResourceSelectorRequirement"); ok {
-					s1117 := m.MatchExpressions[:0]
-					if cap(s1117) < n1118 {
-						s1117 = make([]ScopedResourceSelectorRequirement, 0, cborwire.SliceCap[ScopedResourceSelectorRequirement](d, n1118))
-					}
-					at1119 := d.Offset()
-					for i := 0; d.NextElem(i, n1118); i++ {
-						s1117 = cborwire.Grow(d, s1117, n1118, at1119)
-						s1117[i].DecodeCBOR(d)
-					}
-					if len(s1117) == 0 {
-						s1117 = []ScopedResourceSelectorRequirement{}
-					}
-					m.MatchExpressions = s1117
-				}
-				cborwire.Keep(d, k1116, m.MatchExpressions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ScopedResourceSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n1120, ok := d.OpenMap("ScopedResourceSelectorRequirement")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1120); i++ {
-		switch string(d.Key()) {
-		case "scopeName":
-			cborwire.String(d, &m.ScopeName)
-		case "operator":
-			cborwire.String(d, &m.Operator)
-		case "values":
-			if k1121, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
-				if d.Null() {
-					m.Values = nil
-				} else if n1123, ok := d.OpenArray("[]string"); ok {
-					s1122 := m.Values[:0]
-					if cap(s1122) < n1123 {
-						s1122 = make([]string, 0, cborwire.SliceCap[string](d, n1123))
-					}
-					at1124 := d.Offset()
-					for i := 0; d.NextElem(i, n1123); i++ {
-						s1122 = cborwire.Grow(d, s1122, n1123, at1124)
-						cborwire.String(d, &s1122[i])
-					}
-					if len(s1122) == 0 {
-						s1122 = []string{}
-					}
-					m.Values = s1122
-				}
-				cborwire.Keep(d, k1121, m.Values)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceQuotaStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n1125, ok := d.OpenMap("ResourceQuotaStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1125); i++ {
-		switch string(d.Key()) {
-		case "hard":
-			m.Hard.DecodeCBOR(d)
-		case "used":
-			m.Used.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceQuota) DecodeCBOR(d *cborwire.Decoder) error {
-	n1126, ok := d.OpenMap("ResourceQuota")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1126); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "spec":
-			m.Spec.DecodeCBOR(d)
-		case "status":
-			m.Status.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ResourceQuotaList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1127, ok := d.OpenMap("ResourceQuotaList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1127); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1128, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1130, ok := d.OpenArray("[]ResourceQuota"); ok {
-					s1129 := m.Items[:0]
-					if cap(s1129) < n1130 {
-						s1129 = make([]ResourceQuota, 0, cborwire.SliceCap[ResourceQuota](d, n1130))
-					}
-					at1131 := d.Offset()
-					for i := 0; d.NextElem(i, n1130); i++ {
-						s1129 = cborwire.Grow(d, s1129, n1130, at1131)
-						s1129[i].DecodeCBOR(d)
-					}
-					if len(s1129) == 0 {
-						s1129 = []ResourceQuota{}
-					}
-					m.Items = s1129
-				}
-				cborwire.Keep(d, k1128, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *Secret) DecodeCBOR(d *cborwire.Decoder) error {
-	n1132, ok := d.OpenMap("Secret")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1132); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "immutable":
-			if k1133, ok := cborwire.ReusePtr(d, &m.Immutable); !ok {
-				if d.Null() {
-					m.Immutable = nil
-				} else {
-					if m.Immutable == nil {
-						m.Immutable = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Immutable)
-				}
-				cborwire.Keep(d, k1133, m.Immutable)
-			}
-		case "data":
-			if k1134, ok := cborwire.ReuseMap(d, &m.Data); !ok {
-				if d.Null() {
-					m.Data = nil
-				} else if n1135, ok := d.OpenMap("map[string][]byte"); ok {
-					if m.Data == nil {
-						m.Data = make(map[string][]byte, cborwire.MapCap(n1135))
-					}
-					for i := 0; d.NextKey(i, n1135); i++ {
-						key1136 := d.InternString(d.Key())
-						var v1137 []byte
-						cborwire.Bytes(d, &v1137)
-						if d.Err() != nil {
-							break
-						}
-						m.Data[key1136] = v1137
-					}
-				}
-				cborwire.Keep(d, k1134, m.Data)
-			}
-		case "stringData":
-			cborwire.StringMap(d, &m.StringData)
-		case "type":
-			cborwire.String(d, &m.Type)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *SecretList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1138, ok := d.OpenMap("SecretList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1138); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1139, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1141, ok := d.OpenArray("[]Secret"); ok {
-					s1140 := m.Items[:0]
-					if cap(s1140) < n1141 {
-						s1140 = make([]Secret, 0, cborwire.SliceCap[Secret](d, n1141))
-					}
-					at1142 := d.Offset()
-					for i := 0; d.NextElem(i, n1141); i++ {
-						s1140 = cborwire.Grow(d, s1140, n1141, at1142)
-						s1140[i].DecodeCBOR(d)
-					}
-					if len(s1140) == 0 {
-						s1140 = []Secret{}
-					}
-					m.Items = s1140
-				}
-				cborwire.Keep(d, k1139, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ConfigMap) DecodeCBOR(d *cborwire.Decoder) error {
-	n1143, ok := d.OpenMap("ConfigMap")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1143); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "immutable":
-			if k1144, ok := cborwire.ReusePtr(d, &m.Immutable); !ok {
-				if d.Null() {
-					m.Immutable = nil
-				} else {
-					if m.Immutable == nil {
-						m.Immutable = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Immutable)
-				}
-				cborwire.Keep(d, k1144, m.Immutable)
-			}
-		case "data":
-			cborwire.StringMap(d, &m.Data)
-		case "binaryData":
-			if k1145, ok := cborwire.ReuseMap(d, &m.BinaryData); !ok {
-				if d.Null() {
-					m.BinaryData = nil
-				} else if n1146, ok := d.OpenMap("map[string][]byte"); ok {
-					if m.BinaryData == nil {
-						m.BinaryData = make(map[string][]byte, cborwire.MapCap(n1146))
-					}
-					for i := 0; d.NextKey(i, n1146); i++ {
-						key1147 := d.InternString(d.Key())
-						var v1148 []byte
-						cborwire.Bytes(d, &v1148)
-						if d.Err() != nil {
-							break
-						}
-						m.BinaryData[key1147] = v1148
-					}
-				}
-				cborwire.Keep(d, k1145, m.BinaryData)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ConfigMapList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1149, ok := d.OpenMap("ConfigMapList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1149); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1150, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1152, ok := d.OpenArray("[]ConfigMap"); ok {
-					s1151 := m.Items[:0]
-					if cap(s1151) < n1152 {
-						s1151 = make([]ConfigMap, 0, cborwire.SliceCap[ConfigMap](d, n1152))
-					}
-					at1153 := d.Offset()
-					for i := 0; d.NextElem(i, n1152); i++ {
-						s1151 = cborwire.Grow(d, s1151, n1152, at1153)
-						s1151[i].DecodeCBOR(d)
-					}
-					if len(s1151) == 0 {
-						s1151 = []ConfigMap{}
-					}
-					m.Items = s1151
-				}
-				cborwire.Keep(d, k1150, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ComponentCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n1154, ok := d.OpenMap("ComponentCondition")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1154); i++ {
-		switch string(d.Key()) {
-		case "type":
-			cborwire.String(d, &m.Type)
-		case "status":
-			cborwire.String(d, &m.Status)
-		case "message":
-			cborwire.String(d, &m.Message)
-		case "error":
-			cborwire.String(d, &m.Error)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ComponentStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n1155, ok := d.OpenMap("ComponentStatus")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1155); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ObjectMeta.DecodeCBOR(d)
-		case "conditions":
-			if k1156, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
-				if d.Null() {
-					m.Conditions = nil
-				} else if n1158, ok := d.OpenArray("[]ComponentCondition"); ok {
-					s1157 := m.Conditions[:0]
-					if cap(s1157) < n1158 {
-						s1157 = make([]ComponentCondition, 0, cborwire.SliceCap[ComponentCondition](d, n1158))
-					}
-					at1159 := d.Offset()
-					for i := 0; d.NextElem(i, n1158); i++ {
-						s1157 = cborwire.Grow(d, s1157, n1158, at1159)
-						s1157[i].DecodeCBOR(d)
-					}
-					if len(s1157) == 0 {
-						s1157 = []ComponentCondition{}
-					}
-					m.Conditions = s1157
-				}
-				cborwire.Keep(d, k1156, m.Conditions)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *ComponentStatusList) DecodeCBOR(d *cborwire.Decoder) error {
-	n1160, ok := d.OpenMap("ComponentStatusList")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1160); i++ {
-		switch string(d.Key()) {
-		case "kind":
-			cborwire.String(d, &m.TypeMeta.Kind)
-		case "apiVersion":
-			cborwire.String(d, &m.TypeMeta.APIVersion)
-		case "metadata":
-			m.ListMeta.DecodeCBOR(d)
-		case "items":
-			if k1161, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1163, ok := d.OpenArray("[]ComponentStatus"); ok {
-					s1162 := m.Items[:0]
-					if cap(s1162) < n1163 {
-						s1162 = make([]ComponentStatus, 0, cborwire.SliceCap[ComponentStatus](d, n1163))
-					}
-					at1164 := d.Offset()
-					for i := 0; d.NextElem(i, n1163); i++ {
-						s1162 = cborwire.Grow(d, s1162, n1163, at1164)
-						s1162[i].DecodeCBOR(d)
-					}
-					if len(s1162) == 0 {
-						s1162 = []ComponentStatus{}
-					}
-					m.Items = s1162
-				}
-				cborwire.Keep(d, k1161, m.Items)
-			}
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n1165, ok := d.OpenMap("DownwardAPIVolumeSource")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n1165); i++ {
-		switch string(d.Key()) {
-		case "items":
-			if k1166, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
-				if d.Null() {
-					m.Items = nil
-				} else if n1168, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
-					s1167 := m.Items[:0]
-					if cap(s1167) < n1168 {
-						s1167 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1168))
-					}
-					at1169 := d.Offset()
-					for i := 0; d.NextElem(i, n1168); i++ {
-						s1167 = cborwire.Grow(d, s1167, n1168, at1169)
-						s1167[i].DecodeCBOR(d)
-					}
-					if len(s1167) == 0 {
-						s1167 = []DownwardAPIVolumeFile{}
-					}
-					m.Items = s1167
-				}
-				cborwire.Keep(d, k1166, m.Items)
+				cborwire.Keep(d, k370, m.Items)
 			}
 		case "defaultMode":
-			if k1170, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
+			if seen368&0x4 != 0 {
+				d.DuplicateKey("defaultMode")
+			}
+			seen368 |= 0x4
+			if k374, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
 				if d.Null() {
 					m.DefaultMode = nil
 				} else {
@@ -12149,10 +4779,26 @@ func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.DefaultMode)
 				}
-				cborwire.Keep(d, k1170, m.DefaultMode)
+				cborwire.Keep(d, k374, m.DefaultMode)
+			}
+		case "optional":
+			if seen368&0x8 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen368 |= 0x8
+			if k375, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k375, m.Optional)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown369)
 		}
 	}
 	return d.Err()
@@ -12160,41 +4806,475 @@ func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
-	n1171, ok := d.OpenMap("DownwardAPIVolumeFile")
+func (m *ConfigMapProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n376, ok := d.OpenMap("ConfigMapProjection")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1171); i++ {
+	var seen377 uint64
+	var unknown378 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n376); i++ {
 		switch string(d.Key()) {
+		case "name":
+			if seen377&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen377 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "items":
+			if seen377&0x2 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen377 |= 0x2
+			if k379, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n381, ok := d.OpenArray("[]KeyToPath"); ok {
+					s380 := m.Items[:0]
+					if cap(s380) < n381 {
+						s380 = make([]KeyToPath, 0, cborwire.SliceCap[KeyToPath](d, n381))
+					}
+					at382 := d.Offset()
+					for i := 0; d.NextElem(i, n381); i++ {
+						s380 = cborwire.Grow(d, s380, n381, at382)
+						s380[i].DecodeCBOR(d)
+					}
+					if len(s380) == 0 {
+						s380 = []KeyToPath{}
+					}
+					m.Items = s380
+				}
+				cborwire.Keep(d, k379, m.Items)
+			}
+		case "optional":
+			if seen377&0x4 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen377 |= 0x4
+			if k383, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k383, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown378)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceAccountTokenProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n384, ok := d.OpenMap("ServiceAccountTokenProjection")
+	if !ok {
+		return d.Err()
+	}
+	var seen385 uint64
+	var unknown386 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n384); i++ {
+		switch string(d.Key()) {
+		case "audience":
+			if seen385&0x1 != 0 {
+				d.DuplicateKey("audience")
+			}
+			seen385 |= 0x1
+			cborwire.String(d, &m.Audience)
+		case "expirationSeconds":
+			if seen385&0x2 != 0 {
+				d.DuplicateKey("expirationSeconds")
+			}
+			seen385 |= 0x2
+			if k387, ok := cborwire.ReusePtr(d, &m.ExpirationSeconds); !ok {
+				if d.Null() {
+					m.ExpirationSeconds = nil
+				} else {
+					if m.ExpirationSeconds == nil {
+						m.ExpirationSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.ExpirationSeconds)
+				}
+				cborwire.Keep(d, k387, m.ExpirationSeconds)
+			}
 		case "path":
+			if seen385&0x4 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen385 |= 0x4
 			cborwire.String(d, &m.Path)
-		case "fieldRef":
-			if k1172, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
-				if d.Null() {
-					m.FieldRef = nil
-				} else {
-					if m.FieldRef == nil {
-						m.FieldRef = new(ObjectFieldSelector)
-					}
-					(*m.FieldRef).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1172, m.FieldRef)
+		default:
+			d.SkipUnknown(&unknown386)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n388, ok := d.OpenMap("ClusterTrustBundleProjection")
+	if !ok {
+		return d.Err()
+	}
+	var seen389 uint64
+	var unknown390 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n388); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen389&0x1 != 0 {
+				d.DuplicateKey("name")
 			}
-		case "resourceFieldRef":
-			if k1173, ok := cborwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
+			seen389 |= 0x1
+			if k391, ok := cborwire.ReusePtr(d, &m.Name); !ok {
 				if d.Null() {
-					m.ResourceFieldRef = nil
+					m.Name = nil
 				} else {
-					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = new(ResourceFieldSelector)
+					if m.Name == nil {
+						m.Name = cborwire.NewString[string](d)
 					}
-					(*m.ResourceFieldRef).DecodeCBOR(d)
+					cborwire.String(d, m.Name)
 				}
-				cborwire.Keep(d, k1173, m.ResourceFieldRef)
+				cborwire.Keep(d, k391, m.Name)
 			}
+		case "signerName":
+			if seen389&0x2 != 0 {
+				d.DuplicateKey("signerName")
+			}
+			seen389 |= 0x2
+			if k392, ok := cborwire.ReusePtr(d, &m.SignerName); !ok {
+				if d.Null() {
+					m.SignerName = nil
+				} else {
+					if m.SignerName == nil {
+						m.SignerName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.SignerName)
+				}
+				cborwire.Keep(d, k392, m.SignerName)
+			}
+		case "labelSelector":
+			if seen389&0x4 != 0 {
+				d.DuplicateKey("labelSelector")
+			}
+			seen389 |= 0x4
+			if k393, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k393, m.LabelSelector)
+			}
+		case "optional":
+			if seen389&0x8 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen389 |= 0x8
+			if k394, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k394, m.Optional)
+			}
+		case "path":
+			if seen389&0x10 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen389 |= 0x10
+			cborwire.String(d, &m.Path)
+		default:
+			d.SkipUnknown(&unknown390)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodCertificateProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n395, ok := d.OpenMap("PodCertificateProjection")
+	if !ok {
+		return d.Err()
+	}
+	var seen396 uint64
+	var unknown397 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n395); i++ {
+		switch string(d.Key()) {
+		case "signerName":
+			if seen396&0x1 != 0 {
+				d.DuplicateKey("signerName")
+			}
+			seen396 |= 0x1
+			cborwire.String(d, &m.SignerName)
+		case "keyType":
+			if seen396&0x2 != 0 {
+				d.DuplicateKey("keyType")
+			}
+			seen396 |= 0x2
+			cborwire.String(d, &m.KeyType)
+		case "maxExpirationSeconds":
+			if seen396&0x4 != 0 {
+				d.DuplicateKey("maxExpirationSeconds")
+			}
+			seen396 |= 0x4
+			if k398, ok := cborwire.ReusePtr(d, &m.MaxExpirationSeconds); !ok {
+				if d.Null() {
+					m.MaxExpirationSeconds = nil
+				} else {
+					if m.MaxExpirationSeconds == nil {
+						m.MaxExpirationSeconds = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.MaxExpirationSeconds)
+				}
+				cborwire.Keep(d, k398, m.MaxExpirationSeconds)
+			}
+		case "credentialBundlePath":
+			if seen396&0x8 != 0 {
+				d.DuplicateKey("credentialBundlePath")
+			}
+			seen396 |= 0x8
+			cborwire.String(d, &m.CredentialBundlePath)
+		case "keyPath":
+			if seen396&0x10 != 0 {
+				d.DuplicateKey("keyPath")
+			}
+			seen396 |= 0x10
+			cborwire.String(d, &m.KeyPath)
+		case "certificateChainPath":
+			if seen396&0x20 != 0 {
+				d.DuplicateKey("certificateChainPath")
+			}
+			seen396 |= 0x20
+			cborwire.String(d, &m.CertificateChainPath)
+		case "userAnnotations":
+			if seen396&0x40 != 0 {
+				d.DuplicateKey("userAnnotations")
+			}
+			seen396 |= 0x40
+			cborwire.StringMap(d, &m.UserAnnotations)
+		default:
+			d.SkipUnknown(&unknown397)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ProjectedVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n399, ok := d.OpenMap("ProjectedVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen400 uint64
+	var unknown401 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n399); i++ {
+		switch string(d.Key()) {
+		case "sources":
+			if seen400&0x1 != 0 {
+				d.DuplicateKey("sources")
+			}
+			seen400 |= 0x1
+			if k402, ok := cborwire.ReuseSlice(d, &m.Sources); !ok {
+				if d.Null() {
+					m.Sources = nil
+				} else if n404, ok := d.OpenArray("[]VolumeProjection"); ok {
+					s403 := m.Sources[:0]
+					if cap(s403) < n404 {
+						s403 = make([]VolumeProjection, 0, cborwire.SliceCap[VolumeProjection](d, n404))
+					}
+					at405 := d.Offset()
+					for i := 0; d.NextElem(i, n404); i++ {
+						s403 = cborwire.Grow(d, s403, n404, at405)
+						s403[i].DecodeCBOR(d)
+					}
+					if len(s403) == 0 {
+						s403 = []VolumeProjection{}
+					}
+					m.Sources = s403
+				}
+				cborwire.Keep(d, k402, m.Sources)
+			}
+		case "defaultMode":
+			if seen400&0x2 != 0 {
+				d.DuplicateKey("defaultMode")
+			}
+			seen400 |= 0x2
+			if k406, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.DefaultMode)
+				}
+				cborwire.Keep(d, k406, m.DefaultMode)
+			}
+		default:
+			d.SkipUnknown(&unknown401)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n407, ok := d.OpenMap("VolumeProjection")
+	if !ok {
+		return d.Err()
+	}
+	var seen408 uint64
+	var unknown409 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n407); i++ {
+		switch string(d.Key()) {
+		case "secret":
+			if seen408&0x1 != 0 {
+				d.DuplicateKey("secret")
+			}
+			seen408 |= 0x1
+			if k410, ok := cborwire.ReusePtr(d, &m.Secret); !ok {
+				if d.Null() {
+					m.Secret = nil
+				} else {
+					if m.Secret == nil {
+						m.Secret = new(SecretProjection)
+					}
+					(*m.Secret).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k410, m.Secret)
+			}
+		case "downwardAPI":
+			if seen408&0x2 != 0 {
+				d.DuplicateKey("downwardAPI")
+			}
+			seen408 |= 0x2
+			if k411, ok := cborwire.ReusePtr(d, &m.DownwardAPI); !ok {
+				if d.Null() {
+					m.DownwardAPI = nil
+				} else {
+					if m.DownwardAPI == nil {
+						m.DownwardAPI = new(DownwardAPIProjection)
+					}
+					(*m.DownwardAPI).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k411, m.DownwardAPI)
+			}
+		case "configMap":
+			if seen408&0x4 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen408 |= 0x4
+			if k412, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
+				if d.Null() {
+					m.ConfigMap = nil
+				} else {
+					if m.ConfigMap == nil {
+						m.ConfigMap = new(ConfigMapProjection)
+					}
+					(*m.ConfigMap).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k412, m.ConfigMap)
+			}
+		case "serviceAccountToken":
+			if seen408&0x8 != 0 {
+				d.DuplicateKey("serviceAccountToken")
+			}
+			seen408 |= 0x8
+			if k413, ok := cborwire.ReusePtr(d, &m.ServiceAccountToken); !ok {
+				if d.Null() {
+					m.ServiceAccountToken = nil
+				} else {
+					if m.ServiceAccountToken == nil {
+						m.ServiceAccountToken = new(ServiceAccountTokenProjection)
+					}
+					(*m.ServiceAccountToken).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k413, m.ServiceAccountToken)
+			}
+		case "clusterTrustBundle":
+			if seen408&0x10 != 0 {
+				d.DuplicateKey("clusterTrustBundle")
+			}
+			seen408 |= 0x10
+			if k414, ok := cborwire.ReusePtr(d, &m.ClusterTrustBundle); !ok {
+				if d.Null() {
+					m.ClusterTrustBundle = nil
+				} else {
+					if m.ClusterTrustBundle == nil {
+						m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
+					}
+					(*m.ClusterTrustBundle).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k414, m.ClusterTrustBundle)
+			}
+		case "podCertificate":
+			if seen408&0x20 != 0 {
+				d.DuplicateKey("podCertificate")
+			}
+			seen408 |= 0x20
+			if k415, ok := cborwire.ReusePtr(d, &m.PodCertificate); !ok {
+				if d.Null() {
+					m.PodCertificate = nil
+				} else {
+					if m.PodCertificate == nil {
+						m.PodCertificate = new(PodCertificateProjection)
+					}
+					(*m.PodCertificate).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k415, m.PodCertificate)
+			}
+		default:
+			d.SkipUnknown(&unknown409)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *KeyToPath) DecodeCBOR(d *cborwire.Decoder) error {
+	n416, ok := d.OpenMap("KeyToPath")
+	if !ok {
+		return d.Err()
+	}
+	var seen417 uint64
+	var unknown418 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n416); i++ {
+		switch string(d.Key()) {
+		case "key":
+			if seen417&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen417 |= 0x1
+			cborwire.String(d, &m.Key)
+		case "path":
+			if seen417&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen417 |= 0x2
+			cborwire.String(d, &m.Path)
 		case "mode":
-			if k1174, ok := cborwire.ReusePtr(d, &m.Mode); !ok {
+			if seen417&0x4 != 0 {
+				d.DuplicateKey("mode")
+			}
+			seen417 |= 0x4
+			if k419, ok := cborwire.ReusePtr(d, &m.Mode); !ok {
 				if d.Null() {
 					m.Mode = nil
 				} else {
@@ -12203,10 +5283,10 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Mode)
 				}
-				cborwire.Keep(d, k1174, m.Mode)
+				cborwire.Keep(d, k419, m.Mode)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown418)
 		}
 	}
 	return d.Err()
@@ -12214,36 +5294,39 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *DownwardAPIProjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n1175, ok := d.OpenMap("DownwardAPIProjection")
+func (m *LocalVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n420, ok := d.OpenMap("LocalVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1175); i++ {
+	var seen421 uint64
+	var unknown422 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n420); i++ {
 		switch string(d.Key()) {
-		case "items":
-			if k1176, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+		case "path":
+			if seen421&0x1 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen421 |= 0x1
+			cborwire.String(d, &m.Path)
+		case "fsType":
+			if seen421&0x2 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen421 |= 0x2
+			if k423, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
 				if d.Null() {
-					m.Items = nil
-				} else if n1178, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
-					s1177 := m.Items[:0]
-					if cap(s1177) < n1178 {
-						s1177 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1178))
+					m.FSType = nil
+				} else {
+					if m.FSType == nil {
+						m.FSType = cborwire.NewString[string](d)
 					}
-					at1179 := d.Offset()
-					for i := 0; d.NextElem(i, n1178); i++ {
-						s1177 = cborwire.Grow(d, s1177, n1178, at1179)
-						s1177[i].DecodeCBOR(d)
-					}
-					if len(s1177) == 0 {
-						s1177 = []DownwardAPIVolumeFile{}
-					}
-					m.Items = s1177
+					cborwire.String(d, m.FSType)
 				}
-				cborwire.Keep(d, k1176, m.Items)
+				cborwire.Keep(d, k423, m.FSType)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown422)
 		}
 	}
 	return d.Err()
@@ -12251,39 +5334,4898 @@ func (m *DownwardAPIProjection) DecodeCBOR(d *cborwire.Decoder) error {
 
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
-func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
-	n1180, ok := d.OpenMap("SecurityContext")
+func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n424, ok := d.OpenMap("CSIPersistentVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1180); i++ {
+	var seen425 uint64
+	var unknown426 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n424); i++ {
 		switch string(d.Key()) {
-		case "capabilities":
-			if k1181, ok := cborwire.ReusePtr(d, &m.Capabilities); !ok {
-				if d.Null() {
-					m.Capabilities = nil
-				} else {
-					if m.Capabilities == nil {
-						m.Capabilities = new(Capabilities)
-					}
-					(*m.Capabilities).DecodeCBOR(d)
-				}
-				cborwire.Keep(d, k1181, m.Capabilities)
+		case "driver":
+			if seen425&0x1 != 0 {
+				d.DuplicateKey("driver")
 			}
-		case "privileged":
-			if k1182, ok := cborwire.ReusePtr(d, &m.Privileged); !ok {
-				if d.Null() {
-					m.Privileged = nil
-				} else {
-					if m.Privileged == nil {
-						m.Privileged = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.Privileged)
-				}
-				cborwire.Keep(d, k1182, m.Privileged)
+			seen425 |= 0x1
+			cborwire.String(d, &m.Driver)
+		case "volumeHandle":
+			if seen425&0x2 != 0 {
+				d.DuplicateKey("volumeHandle")
 			}
+			seen425 |= 0x2
+			cborwire.String(d, &m.VolumeHandle)
+		case "readOnly":
+			if seen425&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen425 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
+		case "fsType":
+			if seen425&0x8 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen425 |= 0x8
+			cborwire.String(d, &m.FSType)
+		case "volumeAttributes":
+			if seen425&0x10 != 0 {
+				d.DuplicateKey("volumeAttributes")
+			}
+			seen425 |= 0x10
+			cborwire.StringMap(d, &m.VolumeAttributes)
+		case "controllerPublishSecretRef":
+			if seen425&0x20 != 0 {
+				d.DuplicateKey("controllerPublishSecretRef")
+			}
+			seen425 |= 0x20
+			if k427, ok := cborwire.ReusePtr(d, &m.ControllerPublishSecretRef); !ok {
+				if d.Null() {
+					m.ControllerPublishSecretRef = nil
+				} else {
+					if m.ControllerPublishSecretRef == nil {
+						m.ControllerPublishSecretRef = new(SecretReference)
+					}
+					(*m.ControllerPublishSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k427, m.ControllerPublishSecretRef)
+			}
+		case "nodeStageSecretRef":
+			if seen425&0x40 != 0 {
+				d.DuplicateKey("nodeStageSecretRef")
+			}
+			seen425 |= 0x40
+			if k428, ok := cborwire.ReusePtr(d, &m.NodeStageSecretRef); !ok {
+				if d.Null() {
+					m.NodeStageSecretRef = nil
+				} else {
+					if m.NodeStageSecretRef == nil {
+						m.NodeStageSecretRef = new(SecretReference)
+					}
+					(*m.NodeStageSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k428, m.NodeStageSecretRef)
+			}
+		case "nodePublishSecretRef":
+			if seen425&0x80 != 0 {
+				d.DuplicateKey("nodePublishSecretRef")
+			}
+			seen425 |= 0x80
+			if k429, ok := cborwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
+				if d.Null() {
+					m.NodePublishSecretRef = nil
+				} else {
+					if m.NodePublishSecretRef == nil {
+						m.NodePublishSecretRef = new(SecretReference)
+					}
+					(*m.NodePublishSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k429, m.NodePublishSecretRef)
+			}
+		case "controllerExpandSecretRef":
+			if seen425&0x100 != 0 {
+				d.DuplicateKey("controllerExpandSecretRef")
+			}
+			seen425 |= 0x100
+			if k430, ok := cborwire.ReusePtr(d, &m.ControllerExpandSecretRef); !ok {
+				if d.Null() {
+					m.ControllerExpandSecretRef = nil
+				} else {
+					if m.ControllerExpandSecretRef == nil {
+						m.ControllerExpandSecretRef = new(SecretReference)
+					}
+					(*m.ControllerExpandSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k430, m.ControllerExpandSecretRef)
+			}
+		case "nodeExpandSecretRef":
+			if seen425&0x200 != 0 {
+				d.DuplicateKey("nodeExpandSecretRef")
+			}
+			seen425 |= 0x200
+			if k431, ok := cborwire.ReusePtr(d, &m.NodeExpandSecretRef); !ok {
+				if d.Null() {
+					m.NodeExpandSecretRef = nil
+				} else {
+					if m.NodeExpandSecretRef == nil {
+						m.NodeExpandSecretRef = new(SecretReference)
+					}
+					(*m.NodeExpandSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k431, m.NodeExpandSecretRef)
+			}
+		default:
+			d.SkipUnknown(&unknown426)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n432, ok := d.OpenMap("CSIVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen433 uint64
+	var unknown434 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n432); i++ {
+		switch string(d.Key()) {
+		case "driver":
+			if seen433&0x1 != 0 {
+				d.DuplicateKey("driver")
+			}
+			seen433 |= 0x1
+			cborwire.String(d, &m.Driver)
+		case "readOnly":
+			if seen433&0x2 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen433 |= 0x2
+			if k435, ok := cborwire.ReusePtr(d, &m.ReadOnly); !ok {
+				if d.Null() {
+					m.ReadOnly = nil
+				} else {
+					if m.ReadOnly == nil {
+						m.ReadOnly = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.ReadOnly)
+				}
+				cborwire.Keep(d, k435, m.ReadOnly)
+			}
+		case "fsType":
+			if seen433&0x4 != 0 {
+				d.DuplicateKey("fsType")
+			}
+			seen433 |= 0x4
+			if k436, ok := cborwire.ReusePtr(d, &m.FSType); !ok {
+				if d.Null() {
+					m.FSType = nil
+				} else {
+					if m.FSType == nil {
+						m.FSType = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.FSType)
+				}
+				cborwire.Keep(d, k436, m.FSType)
+			}
+		case "volumeAttributes":
+			if seen433&0x8 != 0 {
+				d.DuplicateKey("volumeAttributes")
+			}
+			seen433 |= 0x8
+			cborwire.StringMap(d, &m.VolumeAttributes)
+		case "nodePublishSecretRef":
+			if seen433&0x10 != 0 {
+				d.DuplicateKey("nodePublishSecretRef")
+			}
+			seen433 |= 0x10
+			if k437, ok := cborwire.ReusePtr(d, &m.NodePublishSecretRef); !ok {
+				if d.Null() {
+					m.NodePublishSecretRef = nil
+				} else {
+					if m.NodePublishSecretRef == nil {
+						m.NodePublishSecretRef = new(LocalObjectReference)
+					}
+					(*m.NodePublishSecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k437, m.NodePublishSecretRef)
+			}
+		default:
+			d.SkipUnknown(&unknown434)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EphemeralVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n438, ok := d.OpenMap("EphemeralVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen439 uint64
+	var unknown440 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n438); i++ {
+		switch string(d.Key()) {
+		case "volumeClaimTemplate":
+			if seen439&0x1 != 0 {
+				d.DuplicateKey("volumeClaimTemplate")
+			}
+			seen439 |= 0x1
+			if k441, ok := cborwire.ReusePtr(d, &m.VolumeClaimTemplate); !ok {
+				if d.Null() {
+					m.VolumeClaimTemplate = nil
+				} else {
+					if m.VolumeClaimTemplate == nil {
+						m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
+					}
+					(*m.VolumeClaimTemplate).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k441, m.VolumeClaimTemplate)
+			}
+		default:
+			d.SkipUnknown(&unknown440)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PersistentVolumeClaimTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n442, ok := d.OpenMap("PersistentVolumeClaimTemplate")
+	if !ok {
+		return d.Err()
+	}
+	var seen443 uint64
+	var unknown444 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n442); i++ {
+		switch string(d.Key()) {
+		case "metadata":
+			if seen443&0x1 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen443 |= 0x1
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen443&0x2 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen443 |= 0x2
+			m.Spec.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown444)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerPort) DecodeCBOR(d *cborwire.Decoder) error {
+	n445, ok := d.OpenMap("ContainerPort")
+	if !ok {
+		return d.Err()
+	}
+	var seen446 uint64
+	var unknown447 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n445); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen446&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen446 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "hostPort":
+			if seen446&0x2 != 0 {
+				d.DuplicateKey("hostPort")
+			}
+			seen446 |= 0x2
+			cborwire.Int(d, &m.HostPort)
+		case "containerPort":
+			if seen446&0x4 != 0 {
+				d.DuplicateKey("containerPort")
+			}
+			seen446 |= 0x4
+			cborwire.Int(d, &m.ContainerPort)
+		case "protocol":
+			if seen446&0x8 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen446 |= 0x8
+			cborwire.String(d, &m.Protocol)
+		case "hostIP":
+			if seen446&0x10 != 0 {
+				d.DuplicateKey("hostIP")
+			}
+			seen446 |= 0x10
+			cborwire.String(d, &m.HostIP)
+		default:
+			d.SkipUnknown(&unknown447)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeMount) DecodeCBOR(d *cborwire.Decoder) error {
+	n448, ok := d.OpenMap("VolumeMount")
+	if !ok {
+		return d.Err()
+	}
+	var seen449 uint64
+	var unknown450 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n448); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen449&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen449 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "readOnly":
+			if seen449&0x2 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen449 |= 0x2
+			cborwire.Bool(d, &m.ReadOnly)
+		case "recursiveReadOnly":
+			if seen449&0x4 != 0 {
+				d.DuplicateKey("recursiveReadOnly")
+			}
+			seen449 |= 0x4
+			if k451, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
+				if d.Null() {
+					m.RecursiveReadOnly = nil
+				} else {
+					if m.RecursiveReadOnly == nil {
+						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
+					}
+					cborwire.String(d, m.RecursiveReadOnly)
+				}
+				cborwire.Keep(d, k451, m.RecursiveReadOnly)
+			}
+		case "mountPath":
+			if seen449&0x8 != 0 {
+				d.DuplicateKey("mountPath")
+			}
+			seen449 |= 0x8
+			cborwire.String(d, &m.MountPath)
+		case "subPath":
+			if seen449&0x10 != 0 {
+				d.DuplicateKey("subPath")
+			}
+			seen449 |= 0x10
+			cborwire.String(d, &m.SubPath)
+		case "mountPropagation":
+			if seen449&0x20 != 0 {
+				d.DuplicateKey("mountPropagation")
+			}
+			seen449 |= 0x20
+			if k452, ok := cborwire.ReusePtr(d, &m.MountPropagation); !ok {
+				if d.Null() {
+					m.MountPropagation = nil
+				} else {
+					if m.MountPropagation == nil {
+						m.MountPropagation = cborwire.NewString[MountPropagationMode](d)
+					}
+					cborwire.String(d, m.MountPropagation)
+				}
+				cborwire.Keep(d, k452, m.MountPropagation)
+			}
+		case "subPathExpr":
+			if seen449&0x40 != 0 {
+				d.DuplicateKey("subPathExpr")
+			}
+			seen449 |= 0x40
+			cborwire.String(d, &m.SubPathExpr)
+		default:
+			d.SkipUnknown(&unknown450)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeDevice) DecodeCBOR(d *cborwire.Decoder) error {
+	n453, ok := d.OpenMap("VolumeDevice")
+	if !ok {
+		return d.Err()
+	}
+	var seen454 uint64
+	var unknown455 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n453); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen454&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen454 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "devicePath":
+			if seen454&0x2 != 0 {
+				d.DuplicateKey("devicePath")
+			}
+			seen454 |= 0x2
+			cborwire.String(d, &m.DevicePath)
+		default:
+			d.SkipUnknown(&unknown455)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
+	n456, ok := d.OpenMap("EnvVar")
+	if !ok {
+		return d.Err()
+	}
+	var seen457 uint64
+	var unknown458 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n456); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen457&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen457 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "value":
+			if seen457&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen457 |= 0x2
+			cborwire.String(d, &m.Value)
+		case "valueFrom":
+			if seen457&0x4 != 0 {
+				d.DuplicateKey("valueFrom")
+			}
+			seen457 |= 0x4
+			if k459, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+				if d.Null() {
+					m.ValueFrom = nil
+				} else {
+					if m.ValueFrom == nil {
+						m.ValueFrom = new(EnvVarSource)
+					}
+					(*m.ValueFrom).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k459, m.ValueFrom)
+			}
+		default:
+			d.SkipUnknown(&unknown458)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n460, ok := d.OpenMap("EnvVarSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen461 uint64
+	var unknown462 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n460); i++ {
+		switch string(d.Key()) {
+		case "fieldRef":
+			if seen461&0x1 != 0 {
+				d.DuplicateKey("fieldRef")
+			}
+			seen461 |= 0x1
+			if k463, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
+				if d.Null() {
+					m.FieldRef = nil
+				} else {
+					if m.FieldRef == nil {
+						m.FieldRef = new(ObjectFieldSelector)
+					}
+					(*m.FieldRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k463, m.FieldRef)
+			}
+		case "resourceFieldRef":
+			if seen461&0x2 != 0 {
+				d.DuplicateKey("resourceFieldRef")
+			}
+			seen461 |= 0x2
+			if k464, ok := cborwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
+				if d.Null() {
+					m.ResourceFieldRef = nil
+				} else {
+					if m.ResourceFieldRef == nil {
+						m.ResourceFieldRef = new(ResourceFieldSelector)
+					}
+					(*m.ResourceFieldRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k464, m.ResourceFieldRef)
+			}
+		case "configMapKeyRef":
+			if seen461&0x4 != 0 {
+				d.DuplicateKey("configMapKeyRef")
+			}
+			seen461 |= 0x4
+			if k465, ok := cborwire.ReusePtr(d, &m.ConfigMapKeyRef); !ok {
+				if d.Null() {
+					m.ConfigMapKeyRef = nil
+				} else {
+					if m.ConfigMapKeyRef == nil {
+						m.ConfigMapKeyRef = new(ConfigMapKeySelector)
+					}
+					(*m.ConfigMapKeyRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k465, m.ConfigMapKeyRef)
+			}
+		case "secretKeyRef":
+			if seen461&0x8 != 0 {
+				d.DuplicateKey("secretKeyRef")
+			}
+			seen461 |= 0x8
+			if k466, ok := cborwire.ReusePtr(d, &m.SecretKeyRef); !ok {
+				if d.Null() {
+					m.SecretKeyRef = nil
+				} else {
+					if m.SecretKeyRef == nil {
+						m.SecretKeyRef = new(SecretKeySelector)
+					}
+					(*m.SecretKeyRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k466, m.SecretKeyRef)
+			}
+		case "fileKeyRef":
+			if seen461&0x10 != 0 {
+				d.DuplicateKey("fileKeyRef")
+			}
+			seen461 |= 0x10
+			if k467, ok := cborwire.ReusePtr(d, &m.FileKeyRef); !ok {
+				if d.Null() {
+					m.FileKeyRef = nil
+				} else {
+					if m.FileKeyRef == nil {
+						m.FileKeyRef = new(FileKeySelector)
+					}
+					(*m.FileKeyRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k467, m.FileKeyRef)
+			}
+		default:
+			d.SkipUnknown(&unknown462)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *FileKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n468, ok := d.OpenMap("FileKeySelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen469 uint64
+	var unknown470 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n468); i++ {
+		switch string(d.Key()) {
+		case "volumeName":
+			if seen469&0x1 != 0 {
+				d.DuplicateKey("volumeName")
+			}
+			seen469 |= 0x1
+			cborwire.String(d, &m.VolumeName)
+		case "path":
+			if seen469&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen469 |= 0x2
+			cborwire.String(d, &m.Path)
+		case "key":
+			if seen469&0x4 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen469 |= 0x4
+			cborwire.String(d, &m.Key)
+		case "optional":
+			if seen469&0x8 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen469 |= 0x8
+			if k471, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k471, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown470)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ObjectFieldSelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n472, ok := d.OpenMap("ObjectFieldSelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen473 uint64
+	var unknown474 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n472); i++ {
+		switch string(d.Key()) {
+		case "apiVersion":
+			if seen473&0x1 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen473 |= 0x1
+			cborwire.String(d, &m.APIVersion)
+		case "fieldPath":
+			if seen473&0x2 != 0 {
+				d.DuplicateKey("fieldPath")
+			}
+			seen473 |= 0x2
+			cborwire.String(d, &m.FieldPath)
+		default:
+			d.SkipUnknown(&unknown474)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceFieldSelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n475, ok := d.OpenMap("ResourceFieldSelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen476 uint64
+	var unknown477 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n475); i++ {
+		switch string(d.Key()) {
+		case "containerName":
+			if seen476&0x1 != 0 {
+				d.DuplicateKey("containerName")
+			}
+			seen476 |= 0x1
+			cborwire.String(d, &m.ContainerName)
+		case "resource":
+			if seen476&0x2 != 0 {
+				d.DuplicateKey("resource")
+			}
+			seen476 |= 0x2
+			cborwire.String(d, &m.Resource)
+		case "divisor":
+			if seen476&0x4 != 0 {
+				d.DuplicateKey("divisor")
+			}
+			seen476 |= 0x4
+			m.Divisor.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown477)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMapKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n478, ok := d.OpenMap("ConfigMapKeySelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen479 uint64
+	var unknown480 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n478); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen479&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen479 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "key":
+			if seen479&0x2 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen479 |= 0x2
+			cborwire.String(d, &m.Key)
+		case "optional":
+			if seen479&0x4 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen479 |= 0x4
+			if k481, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k481, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown480)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n482, ok := d.OpenMap("SecretKeySelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen483 uint64
+	var unknown484 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n482); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen483&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen483 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "key":
+			if seen483&0x2 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen483 |= 0x2
+			cborwire.String(d, &m.Key)
+		case "optional":
+			if seen483&0x4 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen483 |= 0x4
+			if k485, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k485, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown484)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n486, ok := d.OpenMap("EnvFromSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen487 uint64
+	var unknown488 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n486); i++ {
+		switch string(d.Key()) {
+		case "prefix":
+			if seen487&0x1 != 0 {
+				d.DuplicateKey("prefix")
+			}
+			seen487 |= 0x1
+			cborwire.String(d, &m.Prefix)
+		case "configMapRef":
+			if seen487&0x2 != 0 {
+				d.DuplicateKey("configMapRef")
+			}
+			seen487 |= 0x2
+			if k489, ok := cborwire.ReusePtr(d, &m.ConfigMapRef); !ok {
+				if d.Null() {
+					m.ConfigMapRef = nil
+				} else {
+					if m.ConfigMapRef == nil {
+						m.ConfigMapRef = new(ConfigMapEnvSource)
+					}
+					(*m.ConfigMapRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k489, m.ConfigMapRef)
+			}
+		case "secretRef":
+			if seen487&0x4 != 0 {
+				d.DuplicateKey("secretRef")
+			}
+			seen487 |= 0x4
+			if k490, ok := cborwire.ReusePtr(d, &m.SecretRef); !ok {
+				if d.Null() {
+					m.SecretRef = nil
+				} else {
+					if m.SecretRef == nil {
+						m.SecretRef = new(SecretEnvSource)
+					}
+					(*m.SecretRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k490, m.SecretRef)
+			}
+		default:
+			d.SkipUnknown(&unknown488)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMapEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n491, ok := d.OpenMap("ConfigMapEnvSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen492 uint64
+	var unknown493 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n491); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen492&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen492 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "optional":
+			if seen492&0x2 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen492 |= 0x2
+			if k494, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k494, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown493)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretEnvSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n495, ok := d.OpenMap("SecretEnvSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen496 uint64
+	var unknown497 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n495); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen496&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen496 |= 0x1
+			cborwire.String(d, &m.LocalObjectReference.Name)
+		case "optional":
+			if seen496&0x2 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen496 |= 0x2
+			if k498, ok := cborwire.ReusePtr(d, &m.Optional); !ok {
+				if d.Null() {
+					m.Optional = nil
+				} else {
+					if m.Optional == nil {
+						m.Optional = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Optional)
+				}
+				cborwire.Keep(d, k498, m.Optional)
+			}
+		default:
+			d.SkipUnknown(&unknown497)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *HTTPHeader) DecodeCBOR(d *cborwire.Decoder) error {
+	n499, ok := d.OpenMap("HTTPHeader")
+	if !ok {
+		return d.Err()
+	}
+	var seen500 uint64
+	var unknown501 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n499); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen500&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen500 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "value":
+			if seen500&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen500 |= 0x2
+			cborwire.String(d, &m.Value)
+		default:
+			d.SkipUnknown(&unknown501)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *HTTPGetAction) DecodeCBOR(d *cborwire.Decoder) error {
+	n502, ok := d.OpenMap("HTTPGetAction")
+	if !ok {
+		return d.Err()
+	}
+	var seen503 uint64
+	var unknown504 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n502); i++ {
+		switch string(d.Key()) {
+		case "path":
+			if seen503&0x1 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen503 |= 0x1
+			cborwire.String(d, &m.Path)
+		case "port":
+			if seen503&0x2 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen503 |= 0x2
+			m.Port.DecodeCBOR(d)
+		case "host":
+			if seen503&0x4 != 0 {
+				d.DuplicateKey("host")
+			}
+			seen503 |= 0x4
+			cborwire.String(d, &m.Host)
+		case "scheme":
+			if seen503&0x8 != 0 {
+				d.DuplicateKey("scheme")
+			}
+			seen503 |= 0x8
+			cborwire.String(d, &m.Scheme)
+		case "httpHeaders":
+			if seen503&0x10 != 0 {
+				d.DuplicateKey("httpHeaders")
+			}
+			seen503 |= 0x10
+			if k505, ok := cborwire.ReuseSlice(d, &m.HTTPHeaders); !ok {
+				if d.Null() {
+					m.HTTPHeaders = nil
+				} else if n507, ok := d.OpenArray("[]HTTPHeader"); ok {
+					s506 := m.HTTPHeaders[:0]
+					if cap(s506) < n507 {
+						s506 = make([]HTTPHeader, 0, cborwire.SliceCap[HTTPHeader](d, n507))
+					}
+					at508 := d.Offset()
+					for i := 0; d.NextElem(i, n507); i++ {
+						s506 = cborwire.Grow(d, s506, n507, at508)
+						s506[i].DecodeCBOR(d)
+					}
+					if len(s506) == 0 {
+						s506 = []HTTPHeader{}
+					}
+					m.HTTPHeaders = s506
+				}
+				cborwire.Keep(d, k505, m.HTTPHeaders)
+			}
+		default:
+			d.SkipUnknown(&unknown504)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TCPSocketAction) DecodeCBOR(d *cborwire.Decoder) error {
+	n509, ok := d.OpenMap("TCPSocketAction")
+	if !ok {
+		return d.Err()
+	}
+	var seen510 uint64
+	var unknown511 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n509); i++ {
+		switch string(d.Key()) {
+		case "port":
+			if seen510&0x1 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen510 |= 0x1
+			m.Port.DecodeCBOR(d)
+		case "host":
+			if seen510&0x2 != 0 {
+				d.DuplicateKey("host")
+			}
+			seen510 |= 0x2
+			cborwire.String(d, &m.Host)
+		default:
+			d.SkipUnknown(&unknown511)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *GRPCAction) DecodeCBOR(d *cborwire.Decoder) error {
+	n512, ok := d.OpenMap("GRPCAction")
+	if !ok {
+		return d.Err()
+	}
+	var seen513 uint64
+	var unknown514 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n512); i++ {
+		switch string(d.Key()) {
+		case "port":
+			if seen513&0x1 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen513 |= 0x1
+			cborwire.Int(d, &m.Port)
+		case "service":
+			if seen513&0x2 != 0 {
+				d.DuplicateKey("service")
+			}
+			seen513 |= 0x2
+			if k515, ok := cborwire.ReusePtr(d, &m.Service); !ok {
+				if d.Null() {
+					m.Service = nil
+				} else {
+					if m.Service == nil {
+						m.Service = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.Service)
+				}
+				cborwire.Keep(d, k515, m.Service)
+			}
+		default:
+			d.SkipUnknown(&unknown514)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ExecAction) DecodeCBOR(d *cborwire.Decoder) error {
+	n516, ok := d.OpenMap("ExecAction")
+	if !ok {
+		return d.Err()
+	}
+	var seen517 uint64
+	var unknown518 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n516); i++ {
+		switch string(d.Key()) {
+		case "command":
+			if seen517&0x1 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen517 |= 0x1
+			if k519, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n521, ok := d.OpenArray("[]string"); ok {
+					s520 := m.Command[:0]
+					if cap(s520) < n521 {
+						s520 = make([]string, 0, cborwire.SliceCap[string](d, n521))
+					}
+					at522 := d.Offset()
+					for i := 0; d.NextElem(i, n521); i++ {
+						s520 = cborwire.Grow(d, s520, n521, at522)
+						cborwire.String(d, &s520[i])
+					}
+					if len(s520) == 0 {
+						s520 = []string{}
+					}
+					m.Command = s520
+				}
+				cborwire.Keep(d, k519, m.Command)
+			}
+		default:
+			d.SkipUnknown(&unknown518)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SleepAction) DecodeCBOR(d *cborwire.Decoder) error {
+	n523, ok := d.OpenMap("SleepAction")
+	if !ok {
+		return d.Err()
+	}
+	var seen524 uint64
+	var unknown525 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n523); i++ {
+		switch string(d.Key()) {
+		case "seconds":
+			if seen524&0x1 != 0 {
+				d.DuplicateKey("seconds")
+			}
+			seen524 |= 0x1
+			cborwire.Int(d, &m.Seconds)
+		default:
+			d.SkipUnknown(&unknown525)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
+	n526, ok := d.OpenMap("Probe")
+	if !ok {
+		return d.Err()
+	}
+	var seen527 uint64
+	var unknown528 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n526); i++ {
+		switch string(d.Key()) {
+		case "exec":
+			if seen527&0x1 != 0 {
+				d.DuplicateKey("exec")
+			}
+			seen527 |= 0x1
+			if k529, ok := cborwire.ReusePtr(d, &m.ProbeHandler.Exec); !ok {
+				if d.Null() {
+					m.ProbeHandler.Exec = nil
+				} else {
+					if m.ProbeHandler.Exec == nil {
+						m.ProbeHandler.Exec = new(ExecAction)
+					}
+					(*m.ProbeHandler.Exec).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k529, m.ProbeHandler.Exec)
+			}
+		case "httpGet":
+			if seen527&0x2 != 0 {
+				d.DuplicateKey("httpGet")
+			}
+			seen527 |= 0x2
+			if k530, ok := cborwire.ReusePtr(d, &m.ProbeHandler.HTTPGet); !ok {
+				if d.Null() {
+					m.ProbeHandler.HTTPGet = nil
+				} else {
+					if m.ProbeHandler.HTTPGet == nil {
+						m.ProbeHandler.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.ProbeHandler.HTTPGet).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k530, m.ProbeHandler.HTTPGet)
+			}
+		case "tcpSocket":
+			if seen527&0x4 != 0 {
+				d.DuplicateKey("tcpSocket")
+			}
+			seen527 |= 0x4
+			if k531, ok := cborwire.ReusePtr(d, &m.ProbeHandler.TCPSocket); !ok {
+				if d.Null() {
+					m.ProbeHandler.TCPSocket = nil
+				} else {
+					if m.ProbeHandler.TCPSocket == nil {
+						m.ProbeHandler.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.ProbeHandler.TCPSocket).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k531, m.ProbeHandler.TCPSocket)
+			}
+		case "grpc":
+			if seen527&0x8 != 0 {
+				d.DuplicateKey("grpc")
+			}
+			seen527 |= 0x8
+			if k532, ok := cborwire.ReusePtr(d, &m.ProbeHandler.GRPC); !ok {
+				if d.Null() {
+					m.ProbeHandler.GRPC = nil
+				} else {
+					if m.ProbeHandler.GRPC == nil {
+						m.ProbeHandler.GRPC = new(GRPCAction)
+					}
+					(*m.ProbeHandler.GRPC).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k532, m.ProbeHandler.GRPC)
+			}
+		case "initialDelaySeconds":
+			if seen527&0x10 != 0 {
+				d.DuplicateKey("initialDelaySeconds")
+			}
+			seen527 |= 0x10
+			cborwire.Int(d, &m.InitialDelaySeconds)
+		case "timeoutSeconds":
+			if seen527&0x20 != 0 {
+				d.DuplicateKey("timeoutSeconds")
+			}
+			seen527 |= 0x20
+			cborwire.Int(d, &m.TimeoutSeconds)
+		case "periodSeconds":
+			if seen527&0x40 != 0 {
+				d.DuplicateKey("periodSeconds")
+			}
+			seen527 |= 0x40
+			cborwire.Int(d, &m.PeriodSeconds)
+		case "successThreshold":
+			if seen527&0x80 != 0 {
+				d.DuplicateKey("successThreshold")
+			}
+			seen527 |= 0x80
+			cborwire.Int(d, &m.SuccessThreshold)
+		case "failureThreshold":
+			if seen527&0x100 != 0 {
+				d.DuplicateKey("failureThreshold")
+			}
+			seen527 |= 0x100
+			cborwire.Int(d, &m.FailureThreshold)
+		case "terminationGracePeriodSeconds":
+			if seen527&0x200 != 0 {
+				d.DuplicateKey("terminationGracePeriodSeconds")
+			}
+			seen527 |= 0x200
+			if k533, ok := cborwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
+				if d.Null() {
+					m.TerminationGracePeriodSeconds = nil
+				} else {
+					if m.TerminationGracePeriodSeconds == nil {
+						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.TerminationGracePeriodSeconds)
+				}
+				cborwire.Keep(d, k533, m.TerminationGracePeriodSeconds)
+			}
+		default:
+			d.SkipUnknown(&unknown528)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerResizePolicy) DecodeCBOR(d *cborwire.Decoder) error {
+	n534, ok := d.OpenMap("ContainerResizePolicy")
+	if !ok {
+		return d.Err()
+	}
+	var seen535 uint64
+	var unknown536 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n534); i++ {
+		switch string(d.Key()) {
+		case "resourceName":
+			if seen535&0x1 != 0 {
+				d.DuplicateKey("resourceName")
+			}
+			seen535 |= 0x1
+			cborwire.String(d, &m.ResourceName)
+		case "restartPolicy":
+			if seen535&0x2 != 0 {
+				d.DuplicateKey("restartPolicy")
+			}
+			seen535 |= 0x2
+			cborwire.String(d, &m.RestartPolicy)
+		default:
+			d.SkipUnknown(&unknown536)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Capabilities) DecodeCBOR(d *cborwire.Decoder) error {
+	n537, ok := d.OpenMap("Capabilities")
+	if !ok {
+		return d.Err()
+	}
+	var seen538 uint64
+	var unknown539 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n537); i++ {
+		switch string(d.Key()) {
+		case "add":
+			if seen538&0x1 != 0 {
+				d.DuplicateKey("add")
+			}
+			seen538 |= 0x1
+			if k540, ok := cborwire.ReuseSlice(d, &m.Add); !ok {
+				if d.Null() {
+					m.Add = nil
+				} else if n542, ok := d.OpenArray("[]Capability"); ok {
+					s541 := m.Add[:0]
+					if cap(s541) < n542 {
+						s541 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n542))
+					}
+					at543 := d.Offset()
+					for i := 0; d.NextElem(i, n542); i++ {
+						s541 = cborwire.Grow(d, s541, n542, at543)
+						cborwire.String(d, &s541[i])
+					}
+					if len(s541) == 0 {
+						s541 = []Capability{}
+					}
+					m.Add = s541
+				}
+				cborwire.Keep(d, k540, m.Add)
+			}
+		case "drop":
+			if seen538&0x2 != 0 {
+				d.DuplicateKey("drop")
+			}
+			seen538 |= 0x2
+			if k544, ok := cborwire.ReuseSlice(d, &m.Drop); !ok {
+				if d.Null() {
+					m.Drop = nil
+				} else if n546, ok := d.OpenArray("[]Capability"); ok {
+					s545 := m.Drop[:0]
+					if cap(s545) < n546 {
+						s545 = make([]Capability, 0, cborwire.SliceCap[Capability](d, n546))
+					}
+					at547 := d.Offset()
+					for i := 0; d.NextElem(i, n546); i++ {
+						s545 = cborwire.Grow(d, s545, n546, at547)
+						cborwire.String(d, &s545[i])
+					}
+					if len(s545) == 0 {
+						s545 = []Capability{}
+					}
+					m.Drop = s545
+				}
+				cborwire.Keep(d, k544, m.Drop)
+			}
+		default:
+			d.SkipUnknown(&unknown539)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
+	n548, ok := d.OpenMap("ResourceRequirements")
+	if !ok {
+		return d.Err()
+	}
+	var seen549 uint64
+	var unknown550 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n548); i++ {
+		switch string(d.Key()) {
+		case "limits":
+			if seen549&0x1 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen549 |= 0x1
+			m.Limits.DecodeCBOR(d)
+		case "requests":
+			if seen549&0x2 != 0 {
+				d.DuplicateKey("requests")
+			}
+			seen549 |= 0x2
+			m.Requests.DecodeCBOR(d)
+		case "claims":
+			if seen549&0x4 != 0 {
+				d.DuplicateKey("claims")
+			}
+			seen549 |= 0x4
+			if k551, ok := cborwire.ReuseSlice(d, &m.Claims); !ok {
+				if d.Null() {
+					m.Claims = nil
+				} else if n553, ok := d.OpenArray("[]ResourceClaim"); ok {
+					s552 := m.Claims[:0]
+					if cap(s552) < n553 {
+						s552 = make([]ResourceClaim, 0, cborwire.SliceCap[ResourceClaim](d, n553))
+					}
+					at554 := d.Offset()
+					for i := 0; d.NextElem(i, n553); i++ {
+						s552 = cborwire.Grow(d, s552, n553, at554)
+						s552[i].DecodeCBOR(d)
+					}
+					if len(s552) == 0 {
+						s552 = []ResourceClaim{}
+					}
+					m.Claims = s552
+				}
+				cborwire.Keep(d, k551, m.Claims)
+			}
+		default:
+			d.SkipUnknown(&unknown550)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
+	n555, ok := d.OpenMap("VolumeResourceRequirements")
+	if !ok {
+		return d.Err()
+	}
+	var seen556 uint64
+	var unknown557 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n555); i++ {
+		switch string(d.Key()) {
+		case "limits":
+			if seen556&0x1 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen556 |= 0x1
+			m.Limits.DecodeCBOR(d)
+		case "requests":
+			if seen556&0x2 != 0 {
+				d.DuplicateKey("requests")
+			}
+			seen556 |= 0x2
+			m.Requests.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown557)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
+	n558, ok := d.OpenMap("ResourceClaim")
+	if !ok {
+		return d.Err()
+	}
+	var seen559 uint64
+	var unknown560 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n558); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen559&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen559 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "request":
+			if seen559&0x2 != 0 {
+				d.DuplicateKey("request")
+			}
+			seen559 |= 0x2
+			cborwire.String(d, &m.Request)
+		default:
+			d.SkipUnknown(&unknown560)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
+	n561, ok := d.OpenMap("Container")
+	if !ok {
+		return d.Err()
+	}
+	var seen562 uint64
+	var unknown563 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n561); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen562&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen562 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "image":
+			if seen562&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen562 |= 0x2
+			cborwire.String(d, &m.Image)
+		case "command":
+			if seen562&0x4 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen562 |= 0x4
+			if k564, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n566, ok := d.OpenArray("[]string"); ok {
+					s565 := m.Command[:0]
+					if cap(s565) < n566 {
+						s565 = make([]string, 0, cborwire.SliceCap[string](d, n566))
+					}
+					at567 := d.Offset()
+					for i := 0; d.NextElem(i, n566); i++ {
+						s565 = cborwire.Grow(d, s565, n566, at567)
+						cborwire.String(d, &s565[i])
+					}
+					if len(s565) == 0 {
+						s565 = []string{}
+					}
+					m.Command = s565
+				}
+				cborwire.Keep(d, k564, m.Command)
+			}
+		case "args":
+			if seen562&0x8 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen562 |= 0x8
+			if k568, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n570, ok := d.OpenArray("[]string"); ok {
+					s569 := m.Args[:0]
+					if cap(s569) < n570 {
+						s569 = make([]string, 0, cborwire.SliceCap[string](d, n570))
+					}
+					at571 := d.Offset()
+					for i := 0; d.NextElem(i, n570); i++ {
+						s569 = cborwire.Grow(d, s569, n570, at571)
+						cborwire.String(d, &s569[i])
+					}
+					if len(s569) == 0 {
+						s569 = []string{}
+					}
+					m.Args = s569
+				}
+				cborwire.Keep(d, k568, m.Args)
+			}
+		case "workingDir":
+			if seen562&0x10 != 0 {
+				d.DuplicateKey("workingDir")
+			}
+			seen562 |= 0x10
+			cborwire.String(d, &m.WorkingDir)
+		case "ports":
+			if seen562&0x20 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen562 |= 0x20
+			if k572, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n574, ok := d.OpenArray("[]ContainerPort"); ok {
+					s573 := m.Ports[:0]
+					if cap(s573) < n574 {
+						s573 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n574))
+					}
+					at575 := d.Offset()
+					for i := 0; d.NextElem(i, n574); i++ {
+						s573 = cborwire.Grow(d, s573, n574, at575)
+						s573[i].DecodeCBOR(d)
+					}
+					if len(s573) == 0 {
+						s573 = []ContainerPort{}
+					}
+					m.Ports = s573
+				}
+				cborwire.Keep(d, k572, m.Ports)
+			}
+		case "envFrom":
+			if seen562&0x40 != 0 {
+				d.DuplicateKey("envFrom")
+			}
+			seen562 |= 0x40
+			if k576, ok := cborwire.ReuseSlice(d, &m.EnvFrom); !ok {
+				if d.Null() {
+					m.EnvFrom = nil
+				} else if n578, ok := d.OpenArray("[]EnvFromSource"); ok {
+					s577 := m.EnvFrom[:0]
+					if cap(s577) < n578 {
+						s577 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n578))
+					}
+					at579 := d.Offset()
+					for i := 0; d.NextElem(i, n578); i++ {
+						s577 = cborwire.Grow(d, s577, n578, at579)
+						s577[i].DecodeCBOR(d)
+					}
+					if len(s577) == 0 {
+						s577 = []EnvFromSource{}
+					}
+					m.EnvFrom = s577
+				}
+				cborwire.Keep(d, k576, m.EnvFrom)
+			}
+		case "env":
+			if seen562&0x80 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen562 |= 0x80
+			if k580, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n582, ok := d.OpenArray("[]EnvVar"); ok {
+					s581 := m.Env[:0]
+					if cap(s581) < n582 {
+						s581 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n582))
+					}
+					at583 := d.Offset()
+					for i := 0; d.NextElem(i, n582); i++ {
+						s581 = cborwire.Grow(d, s581, n582, at583)
+						s581[i].DecodeCBOR(d)
+					}
+					if len(s581) == 0 {
+						s581 = []EnvVar{}
+					}
+					m.Env = s581
+				}
+				cborwire.Keep(d, k580, m.Env)
+			}
+		case "resources":
+			if seen562&0x100 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen562 |= 0x100
+			m.Resources.DecodeCBOR(d)
+		case "resizePolicy":
+			if seen562&0x200 != 0 {
+				d.DuplicateKey("resizePolicy")
+			}
+			seen562 |= 0x200
+			if k584, ok := cborwire.ReuseSlice(d, &m.ResizePolicy); !ok {
+				if d.Null() {
+					m.ResizePolicy = nil
+				} else if n586, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
+					s585 := m.ResizePolicy[:0]
+					if cap(s585) < n586 {
+						s585 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n586))
+					}
+					at587 := d.Offset()
+					for i := 0; d.NextElem(i, n586); i++ {
+						s585 = cborwire.Grow(d, s585, n586, at587)
+						s585[i].DecodeCBOR(d)
+					}
+					if len(s585) == 0 {
+						s585 = []ContainerResizePolicy{}
+					}
+					m.ResizePolicy = s585
+				}
+				cborwire.Keep(d, k584, m.ResizePolicy)
+			}
+		case "restartPolicy":
+			if seen562&0x400 != 0 {
+				d.DuplicateKey("restartPolicy")
+			}
+			seen562 |= 0x400
+			if k588, ok := cborwire.ReusePtr(d, &m.RestartPolicy); !ok {
+				if d.Null() {
+					m.RestartPolicy = nil
+				} else {
+					if m.RestartPolicy == nil {
+						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
+					}
+					cborwire.String(d, m.RestartPolicy)
+				}
+				cborwire.Keep(d, k588, m.RestartPolicy)
+			}
+		case "restartPolicyRules":
+			if seen562&0x800 != 0 {
+				d.DuplicateKey("restartPolicyRules")
+			}
+			seen562 |= 0x800
+			if k589, ok := cborwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.RestartPolicyRules = nil
+				} else if n591, ok := d.OpenArray("[]ContainerRestartRule"); ok {
+					s590 := m.RestartPolicyRules[:0]
+					if cap(s590) < n591 {
+						s590 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n591))
+					}
+					at592 := d.Offset()
+					for i := 0; d.NextElem(i, n591); i++ {
+						s590 = cborwire.Grow(d, s590, n591, at592)
+						s590[i].DecodeCBOR(d)
+					}
+					if len(s590) == 0 {
+						s590 = []ContainerRestartRule{}
+					}
+					m.RestartPolicyRules = s590
+				}
+				cborwire.Keep(d, k589, m.RestartPolicyRules)
+			}
+		case "volumeMounts":
+			if seen562&0x1000 != 0 {
+				d.DuplicateKey("volumeMounts")
+			}
+			seen562 |= 0x1000
+			if k593, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if n595, ok := d.OpenArray("[]VolumeMount"); ok {
+					s594 := m.VolumeMounts[:0]
+					if cap(s594) < n595 {
+						s594 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n595))
+					}
+					at596 := d.Offset()
+					for i := 0; d.NextElem(i, n595); i++ {
+						s594 = cborwire.Grow(d, s594, n595, at596)
+						s594[i].DecodeCBOR(d)
+					}
+					if len(s594) == 0 {
+						s594 = []VolumeMount{}
+					}
+					m.VolumeMounts = s594
+				}
+				cborwire.Keep(d, k593, m.VolumeMounts)
+			}
+		case "volumeDevices":
+			if seen562&0x2000 != 0 {
+				d.DuplicateKey("volumeDevices")
+			}
+			seen562 |= 0x2000
+			if k597, ok := cborwire.ReuseSlice(d, &m.VolumeDevices); !ok {
+				if d.Null() {
+					m.VolumeDevices = nil
+				} else if n599, ok := d.OpenArray("[]VolumeDevice"); ok {
+					s598 := m.VolumeDevices[:0]
+					if cap(s598) < n599 {
+						s598 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n599))
+					}
+					at600 := d.Offset()
+					for i := 0; d.NextElem(i, n599); i++ {
+						s598 = cborwire.Grow(d, s598, n599, at600)
+						s598[i].DecodeCBOR(d)
+					}
+					if len(s598) == 0 {
+						s598 = []VolumeDevice{}
+					}
+					m.VolumeDevices = s598
+				}
+				cborwire.Keep(d, k597, m.VolumeDevices)
+			}
+		case "livenessProbe":
+			if seen562&0x4000 != 0 {
+				d.DuplicateKey("livenessProbe")
+			}
+			seen562 |= 0x4000
+			if k601, ok := cborwire.ReusePtr(d, &m.LivenessProbe); !ok {
+				if d.Null() {
+					m.LivenessProbe = nil
+				} else {
+					if m.LivenessProbe == nil {
+						m.LivenessProbe = new(Probe)
+					}
+					(*m.LivenessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k601, m.LivenessProbe)
+			}
+		case "readinessProbe":
+			if seen562&0x8000 != 0 {
+				d.DuplicateKey("readinessProbe")
+			}
+			seen562 |= 0x8000
+			if k602, ok := cborwire.ReusePtr(d, &m.ReadinessProbe); !ok {
+				if d.Null() {
+					m.ReadinessProbe = nil
+				} else {
+					if m.ReadinessProbe == nil {
+						m.ReadinessProbe = new(Probe)
+					}
+					(*m.ReadinessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k602, m.ReadinessProbe)
+			}
+		case "startupProbe":
+			if seen562&0x10000 != 0 {
+				d.DuplicateKey("startupProbe")
+			}
+			seen562 |= 0x10000
+			if k603, ok := cborwire.ReusePtr(d, &m.StartupProbe); !ok {
+				if d.Null() {
+					m.StartupProbe = nil
+				} else {
+					if m.StartupProbe == nil {
+						m.StartupProbe = new(Probe)
+					}
+					(*m.StartupProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k603, m.StartupProbe)
+			}
+		case "lifecycle":
+			if seen562&0x20000 != 0 {
+				d.DuplicateKey("lifecycle")
+			}
+			seen562 |= 0x20000
+			if k604, ok := cborwire.ReusePtr(d, &m.Lifecycle); !ok {
+				if d.Null() {
+					m.Lifecycle = nil
+				} else {
+					if m.Lifecycle == nil {
+						m.Lifecycle = new(Lifecycle)
+					}
+					(*m.Lifecycle).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k604, m.Lifecycle)
+			}
+		case "terminationMessagePath":
+			if seen562&0x40000 != 0 {
+				d.DuplicateKey("terminationMessagePath")
+			}
+			seen562 |= 0x40000
+			cborwire.String(d, &m.TerminationMessagePath)
+		case "terminationMessagePolicy":
+			if seen562&0x80000 != 0 {
+				d.DuplicateKey("terminationMessagePolicy")
+			}
+			seen562 |= 0x80000
+			cborwire.String(d, &m.TerminationMessagePolicy)
+		case "imagePullPolicy":
+			if seen562&0x100000 != 0 {
+				d.DuplicateKey("imagePullPolicy")
+			}
+			seen562 |= 0x100000
+			cborwire.String(d, &m.ImagePullPolicy)
+		case "securityContext":
+			if seen562&0x200000 != 0 {
+				d.DuplicateKey("securityContext")
+			}
+			seen562 |= 0x200000
+			if k605, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(SecurityContext)
+					}
+					(*m.SecurityContext).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k605, m.SecurityContext)
+			}
+		case "stdin":
+			if seen562&0x400000 != 0 {
+				d.DuplicateKey("stdin")
+			}
+			seen562 |= 0x400000
+			cborwire.Bool(d, &m.Stdin)
+		case "stdinOnce":
+			if seen562&0x800000 != 0 {
+				d.DuplicateKey("stdinOnce")
+			}
+			seen562 |= 0x800000
+			cborwire.Bool(d, &m.StdinOnce)
+		case "tty":
+			if seen562&0x1000000 != 0 {
+				d.DuplicateKey("tty")
+			}
+			seen562 |= 0x1000000
+			cborwire.Bool(d, &m.TTY)
+		default:
+			d.SkipUnknown(&unknown563)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
+	n606, ok := d.OpenMap("ProbeHandler")
+	if !ok {
+		return d.Err()
+	}
+	var seen607 uint64
+	var unknown608 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n606); i++ {
+		switch string(d.Key()) {
+		case "exec":
+			if seen607&0x1 != 0 {
+				d.DuplicateKey("exec")
+			}
+			seen607 |= 0x1
+			if k609, ok := cborwire.ReusePtr(d, &m.Exec); !ok {
+				if d.Null() {
+					m.Exec = nil
+				} else {
+					if m.Exec == nil {
+						m.Exec = new(ExecAction)
+					}
+					(*m.Exec).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k609, m.Exec)
+			}
+		case "httpGet":
+			if seen607&0x2 != 0 {
+				d.DuplicateKey("httpGet")
+			}
+			seen607 |= 0x2
+			if k610, ok := cborwire.ReusePtr(d, &m.HTTPGet); !ok {
+				if d.Null() {
+					m.HTTPGet = nil
+				} else {
+					if m.HTTPGet == nil {
+						m.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.HTTPGet).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k610, m.HTTPGet)
+			}
+		case "tcpSocket":
+			if seen607&0x4 != 0 {
+				d.DuplicateKey("tcpSocket")
+			}
+			seen607 |= 0x4
+			if k611, ok := cborwire.ReusePtr(d, &m.TCPSocket); !ok {
+				if d.Null() {
+					m.TCPSocket = nil
+				} else {
+					if m.TCPSocket == nil {
+						m.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.TCPSocket).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k611, m.TCPSocket)
+			}
+		case "grpc":
+			if seen607&0x8 != 0 {
+				d.DuplicateKey("grpc")
+			}
+			seen607 |= 0x8
+			if k612, ok := cborwire.ReusePtr(d, &m.GRPC); !ok {
+				if d.Null() {
+					m.GRPC = nil
+				} else {
+					if m.GRPC == nil {
+						m.GRPC = new(GRPCAction)
+					}
+					(*m.GRPC).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k612, m.GRPC)
+			}
+		default:
+			d.SkipUnknown(&unknown608)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
+	n613, ok := d.OpenMap("LifecycleHandler")
+	if !ok {
+		return d.Err()
+	}
+	var seen614 uint64
+	var unknown615 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n613); i++ {
+		switch string(d.Key()) {
+		case "exec":
+			if seen614&0x1 != 0 {
+				d.DuplicateKey("exec")
+			}
+			seen614 |= 0x1
+			if k616, ok := cborwire.ReusePtr(d, &m.Exec); !ok {
+				if d.Null() {
+					m.Exec = nil
+				} else {
+					if m.Exec == nil {
+						m.Exec = new(ExecAction)
+					}
+					(*m.Exec).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k616, m.Exec)
+			}
+		case "httpGet":
+			if seen614&0x2 != 0 {
+				d.DuplicateKey("httpGet")
+			}
+			seen614 |= 0x2
+			if k617, ok := cborwire.ReusePtr(d, &m.HTTPGet); !ok {
+				if d.Null() {
+					m.HTTPGet = nil
+				} else {
+					if m.HTTPGet == nil {
+						m.HTTPGet = new(HTTPGetAction)
+					}
+					(*m.HTTPGet).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k617, m.HTTPGet)
+			}
+		case "tcpSocket":
+			if seen614&0x4 != 0 {
+				d.DuplicateKey("tcpSocket")
+			}
+			seen614 |= 0x4
+			if k618, ok := cborwire.ReusePtr(d, &m.TCPSocket); !ok {
+				if d.Null() {
+					m.TCPSocket = nil
+				} else {
+					if m.TCPSocket == nil {
+						m.TCPSocket = new(TCPSocketAction)
+					}
+					(*m.TCPSocket).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k618, m.TCPSocket)
+			}
+		case "sleep":
+			if seen614&0x8 != 0 {
+				d.DuplicateKey("sleep")
+			}
+			seen614 |= 0x8
+			if k619, ok := cborwire.ReusePtr(d, &m.Sleep); !ok {
+				if d.Null() {
+					m.Sleep = nil
+				} else {
+					if m.Sleep == nil {
+						m.Sleep = new(SleepAction)
+					}
+					(*m.Sleep).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k619, m.Sleep)
+			}
+		default:
+			d.SkipUnknown(&unknown615)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
+	n620, ok := d.OpenMap("Lifecycle")
+	if !ok {
+		return d.Err()
+	}
+	var seen621 uint64
+	var unknown622 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n620); i++ {
+		switch string(d.Key()) {
+		case "postStart":
+			if seen621&0x1 != 0 {
+				d.DuplicateKey("postStart")
+			}
+			seen621 |= 0x1
+			if k623, ok := cborwire.ReusePtr(d, &m.PostStart); !ok {
+				if d.Null() {
+					m.PostStart = nil
+				} else {
+					if m.PostStart == nil {
+						m.PostStart = new(LifecycleHandler)
+					}
+					(*m.PostStart).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k623, m.PostStart)
+			}
+		case "preStop":
+			if seen621&0x2 != 0 {
+				d.DuplicateKey("preStop")
+			}
+			seen621 |= 0x2
+			if k624, ok := cborwire.ReusePtr(d, &m.PreStop); !ok {
+				if d.Null() {
+					m.PreStop = nil
+				} else {
+					if m.PreStop == nil {
+						m.PreStop = new(LifecycleHandler)
+					}
+					(*m.PreStop).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k624, m.PreStop)
+			}
+		case "stopSignal":
+			if seen621&0x4 != 0 {
+				d.DuplicateKey("stopSignal")
+			}
+			seen621 |= 0x4
+			if k625, ok := cborwire.ReusePtr(d, &m.StopSignal); !ok {
+				if d.Null() {
+					m.StopSignal = nil
+				} else {
+					if m.StopSignal == nil {
+						m.StopSignal = cborwire.NewString[Signal](d)
+					}
+					cborwire.String(d, m.StopSignal)
+				}
+				cborwire.Keep(d, k625, m.StopSignal)
+			}
+		default:
+			d.SkipUnknown(&unknown622)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerStateWaiting) DecodeCBOR(d *cborwire.Decoder) error {
+	n626, ok := d.OpenMap("ContainerStateWaiting")
+	if !ok {
+		return d.Err()
+	}
+	var seen627 uint64
+	var unknown628 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n626); i++ {
+		switch string(d.Key()) {
+		case "reason":
+			if seen627&0x1 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen627 |= 0x1
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen627&0x2 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen627 |= 0x2
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown628)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerStateRunning) DecodeCBOR(d *cborwire.Decoder) error {
+	n629, ok := d.OpenMap("ContainerStateRunning")
+	if !ok {
+		return d.Err()
+	}
+	var seen630 uint64
+	var unknown631 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n629); i++ {
+		switch string(d.Key()) {
+		case "startedAt":
+			if seen630&0x1 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen630 |= 0x1
+			m.StartedAt.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown631)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerStateTerminated) DecodeCBOR(d *cborwire.Decoder) error {
+	n632, ok := d.OpenMap("ContainerStateTerminated")
+	if !ok {
+		return d.Err()
+	}
+	var seen633 uint64
+	var unknown634 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n632); i++ {
+		switch string(d.Key()) {
+		case "exitCode":
+			if seen633&0x1 != 0 {
+				d.DuplicateKey("exitCode")
+			}
+			seen633 |= 0x1
+			cborwire.Int(d, &m.ExitCode)
+		case "signal":
+			if seen633&0x2 != 0 {
+				d.DuplicateKey("signal")
+			}
+			seen633 |= 0x2
+			cborwire.Int(d, &m.Signal)
+		case "reason":
+			if seen633&0x4 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen633 |= 0x4
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen633&0x8 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen633 |= 0x8
+			cborwire.String(d, &m.Message)
+		case "startedAt":
+			if seen633&0x10 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen633 |= 0x10
+			m.StartedAt.DecodeCBOR(d)
+		case "finishedAt":
+			if seen633&0x20 != 0 {
+				d.DuplicateKey("finishedAt")
+			}
+			seen633 |= 0x20
+			m.FinishedAt.DecodeCBOR(d)
+		case "containerID":
+			if seen633&0x40 != 0 {
+				d.DuplicateKey("containerID")
+			}
+			seen633 |= 0x40
+			cborwire.String(d, &m.ContainerID)
+		default:
+			d.SkipUnknown(&unknown634)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
+	n635, ok := d.OpenMap("ContainerState")
+	if !ok {
+		return d.Err()
+	}
+	var seen636 uint64
+	var unknown637 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n635); i++ {
+		switch string(d.Key()) {
+		case "waiting":
+			if seen636&0x1 != 0 {
+				d.DuplicateKey("waiting")
+			}
+			seen636 |= 0x1
+			if k638, ok := cborwire.ReusePtr(d, &m.Waiting); !ok {
+				if d.Null() {
+					m.Waiting = nil
+				} else {
+					if m.Waiting == nil {
+						m.Waiting = new(ContainerStateWaiting)
+					}
+					(*m.Waiting).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k638, m.Waiting)
+			}
+		case "running":
+			if seen636&0x2 != 0 {
+				d.DuplicateKey("running")
+			}
+			seen636 |= 0x2
+			if k639, ok := cborwire.ReusePtr(d, &m.Running); !ok {
+				if d.Null() {
+					m.Running = nil
+				} else {
+					if m.Running == nil {
+						m.Running = new(ContainerStateRunning)
+					}
+					(*m.Running).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k639, m.Running)
+			}
+		case "terminated":
+			if seen636&0x4 != 0 {
+				d.DuplicateKey("terminated")
+			}
+			seen636 |= 0x4
+			if k640, ok := cborwire.ReusePtr(d, &m.Terminated); !ok {
+				if d.Null() {
+					m.Terminated = nil
+				} else {
+					if m.Terminated == nil {
+						m.Terminated = new(ContainerStateTerminated)
+					}
+					(*m.Terminated).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k640, m.Terminated)
+			}
+		default:
+			d.SkipUnknown(&unknown637)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n641, ok := d.OpenMap("ContainerStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen642 uint64
+	var unknown643 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n641); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen642&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen642 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "state":
+			if seen642&0x2 != 0 {
+				d.DuplicateKey("state")
+			}
+			seen642 |= 0x2
+			m.State.DecodeCBOR(d)
+		case "lastState":
+			if seen642&0x4 != 0 {
+				d.DuplicateKey("lastState")
+			}
+			seen642 |= 0x4
+			m.LastTerminationState.DecodeCBOR(d)
+		case "ready":
+			if seen642&0x8 != 0 {
+				d.DuplicateKey("ready")
+			}
+			seen642 |= 0x8
+			cborwire.Bool(d, &m.Ready)
+		case "restartCount":
+			if seen642&0x10 != 0 {
+				d.DuplicateKey("restartCount")
+			}
+			seen642 |= 0x10
+			cborwire.Int(d, &m.RestartCount)
+		case "image":
+			if seen642&0x20 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen642 |= 0x20
+			cborwire.String(d, &m.Image)
+		case "imageID":
+			if seen642&0x40 != 0 {
+				d.DuplicateKey("imageID")
+			}
+			seen642 |= 0x40
+			cborwire.String(d, &m.ImageID)
+		case "containerID":
+			if seen642&0x80 != 0 {
+				d.DuplicateKey("containerID")
+			}
+			seen642 |= 0x80
+			cborwire.UniqueString(d, &m.ContainerID)
+		case "started":
+			if seen642&0x100 != 0 {
+				d.DuplicateKey("started")
+			}
+			seen642 |= 0x100
+			if k644, ok := cborwire.ReusePtr(d, &m.Started); !ok {
+				if d.Null() {
+					m.Started = nil
+				} else {
+					if m.Started == nil {
+						m.Started = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Started)
+				}
+				cborwire.Keep(d, k644, m.Started)
+			}
+		case "allocatedResources":
+			if seen642&0x200 != 0 {
+				d.DuplicateKey("allocatedResources")
+			}
+			seen642 |= 0x200
+			m.AllocatedResources.DecodeCBOR(d)
+		case "resources":
+			if seen642&0x400 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen642 |= 0x400
+			if k645, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k645, m.Resources)
+			}
+		case "volumeMounts":
+			if seen642&0x800 != 0 {
+				d.DuplicateKey("volumeMounts")
+			}
+			seen642 |= 0x800
+			if k646, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if n648, ok := d.OpenArray("[]VolumeMountStatus"); ok {
+					s647 := m.VolumeMounts[:0]
+					if cap(s647) < n648 {
+						s647 = make([]VolumeMountStatus, 0, cborwire.SliceCap[VolumeMountStatus](d, n648))
+					}
+					at649 := d.Offset()
+					for i := 0; d.NextElem(i, n648); i++ {
+						s647 = cborwire.Grow(d, s647, n648, at649)
+						s647[i].DecodeCBOR(d)
+					}
+					if len(s647) == 0 {
+						s647 = []VolumeMountStatus{}
+					}
+					m.VolumeMounts = s647
+				}
+				cborwire.Keep(d, k646, m.VolumeMounts)
+			}
+		case "user":
+			if seen642&0x1000 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen642 |= 0x1000
+			if k650, ok := cborwire.ReusePtr(d, &m.User); !ok {
+				if d.Null() {
+					m.User = nil
+				} else {
+					if m.User == nil {
+						m.User = new(ContainerUser)
+					}
+					(*m.User).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k650, m.User)
+			}
+		case "allocatedResourcesStatus":
+			if seen642&0x2000 != 0 {
+				d.DuplicateKey("allocatedResourcesStatus")
+			}
+			seen642 |= 0x2000
+			if k651, ok := cborwire.ReuseSlice(d, &m.AllocatedResourcesStatus); !ok {
+				if d.Null() {
+					m.AllocatedResourcesStatus = nil
+				} else if n653, ok := d.OpenArray("[]ResourceStatus"); ok {
+					s652 := m.AllocatedResourcesStatus[:0]
+					if cap(s652) < n653 {
+						s652 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n653))
+					}
+					at654 := d.Offset()
+					for i := 0; d.NextElem(i, n653); i++ {
+						s652 = cborwire.Grow(d, s652, n653, at654)
+						s652[i].DecodeCBOR(d)
+					}
+					if len(s652) == 0 {
+						s652 = []ResourceStatus{}
+					}
+					m.AllocatedResourcesStatus = s652
+				}
+				cborwire.Keep(d, k651, m.AllocatedResourcesStatus)
+			}
+		case "stopSignal":
+			if seen642&0x4000 != 0 {
+				d.DuplicateKey("stopSignal")
+			}
+			seen642 |= 0x4000
+			if k655, ok := cborwire.ReusePtr(d, &m.StopSignal); !ok {
+				if d.Null() {
+					m.StopSignal = nil
+				} else {
+					if m.StopSignal == nil {
+						m.StopSignal = cborwire.NewString[Signal](d)
+					}
+					cborwire.String(d, m.StopSignal)
+				}
+				cborwire.Keep(d, k655, m.StopSignal)
+			}
+		default:
+			d.SkipUnknown(&unknown643)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n656, ok := d.OpenMap("ResourceStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen657 uint64
+	var unknown658 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n656); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen657&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen657 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "resources":
+			if seen657&0x2 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen657 |= 0x2
+			if k659, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else if n661, ok := d.OpenArray("[]ResourceHealth"); ok {
+					s660 := m.Resources[:0]
+					if cap(s660) < n661 {
+						s660 = make([]ResourceHealth, 0, cborwire.SliceCap[ResourceHealth](d, n661))
+					}
+					at662 := d.Offset()
+					for i := 0; d.NextElem(i, n661); i++ {
+						s660 = cborwire.Grow(d, s660, n661, at662)
+						s660[i].DecodeCBOR(d)
+					}
+					if len(s660) == 0 {
+						s660 = []ResourceHealth{}
+					}
+					m.Resources = s660
+				}
+				cborwire.Keep(d, k659, m.Resources)
+			}
+		default:
+			d.SkipUnknown(&unknown658)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceHealth) DecodeCBOR(d *cborwire.Decoder) error {
+	n663, ok := d.OpenMap("ResourceHealth")
+	if !ok {
+		return d.Err()
+	}
+	var seen664 uint64
+	var unknown665 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n663); i++ {
+		switch string(d.Key()) {
+		case "resourceID":
+			if seen664&0x1 != 0 {
+				d.DuplicateKey("resourceID")
+			}
+			seen664 |= 0x1
+			cborwire.String(d, &m.ResourceID)
+		case "health":
+			if seen664&0x2 != 0 {
+				d.DuplicateKey("health")
+			}
+			seen664 |= 0x2
+			cborwire.String(d, &m.Health)
+		case "message":
+			if seen664&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen664 |= 0x4
+			if k666, ok := cborwire.ReusePtr(d, &m.Message); !ok {
+				if d.Null() {
+					m.Message = nil
+				} else {
+					if m.Message == nil {
+						m.Message = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.Message)
+				}
+				cborwire.Keep(d, k666, m.Message)
+			}
+		default:
+			d.SkipUnknown(&unknown665)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
+	n667, ok := d.OpenMap("ContainerUser")
+	if !ok {
+		return d.Err()
+	}
+	var seen668 uint64
+	var unknown669 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n667); i++ {
+		switch string(d.Key()) {
+		case "linux":
+			if seen668&0x1 != 0 {
+				d.DuplicateKey("linux")
+			}
+			seen668 |= 0x1
+			if k670, ok := cborwire.ReusePtr(d, &m.Linux); !ok {
+				if d.Null() {
+					m.Linux = nil
+				} else {
+					if m.Linux == nil {
+						m.Linux = new(LinuxContainerUser)
+					}
+					(*m.Linux).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k670, m.Linux)
+			}
+		default:
+			d.SkipUnknown(&unknown669)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LinuxContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
+	n671, ok := d.OpenMap("LinuxContainerUser")
+	if !ok {
+		return d.Err()
+	}
+	var seen672 uint64
+	var unknown673 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n671); i++ {
+		switch string(d.Key()) {
+		case "uid":
+			if seen672&0x1 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen672 |= 0x1
+			cborwire.Int(d, &m.UID)
+		case "gid":
+			if seen672&0x2 != 0 {
+				d.DuplicateKey("gid")
+			}
+			seen672 |= 0x2
+			cborwire.Int(d, &m.GID)
+		case "supplementalGroups":
+			if seen672&0x4 != 0 {
+				d.DuplicateKey("supplementalGroups")
+			}
+			seen672 |= 0x4
+			if k674, ok := cborwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
+				if d.Null() {
+					m.SupplementalGroups = nil
+				} else if n676, ok := d.OpenArray("[]int64"); ok {
+					s675 := m.SupplementalGroups[:0]
+					if cap(s675) < n676 {
+						s675 = make([]int64, 0, cborwire.SliceCap[int64](d, n676))
+					}
+					at677 := d.Offset()
+					for i := 0; d.NextElem(i, n676); i++ {
+						s675 = cborwire.Grow(d, s675, n676, at677)
+						cborwire.Int(d, &s675[i])
+					}
+					if len(s675) == 0 {
+						s675 = []int64{}
+					}
+					m.SupplementalGroups = s675
+				}
+				cborwire.Keep(d, k674, m.SupplementalGroups)
+			}
+		default:
+			d.SkipUnknown(&unknown673)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n678, ok := d.OpenMap("PodCondition")
+	if !ok {
+		return d.Err()
+	}
+	var seen679 uint64
+	var unknown680 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n678); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen679&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen679 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "observedGeneration":
+			if seen679&0x2 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen679 |= 0x2
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "status":
+			if seen679&0x4 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen679 |= 0x4
+			cborwire.String(d, &m.Status)
+		case "lastProbeTime":
+			if seen679&0x8 != 0 {
+				d.DuplicateKey("lastProbeTime")
+			}
+			seen679 |= 0x8
+			m.LastProbeTime.DecodeCBOR(d)
+		case "lastTransitionTime":
+			if seen679&0x10 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen679 |= 0x10
+			m.LastTransitionTime.DecodeCBOR(d)
+		case "reason":
+			if seen679&0x20 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen679 |= 0x20
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen679&0x40 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen679 |= 0x40
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown680)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeMountStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n681, ok := d.OpenMap("VolumeMountStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen682 uint64
+	var unknown683 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n681); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen682&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen682 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "mountPath":
+			if seen682&0x2 != 0 {
+				d.DuplicateKey("mountPath")
+			}
+			seen682 |= 0x2
+			cborwire.String(d, &m.MountPath)
+		case "readOnly":
+			if seen682&0x4 != 0 {
+				d.DuplicateKey("readOnly")
+			}
+			seen682 |= 0x4
+			cborwire.Bool(d, &m.ReadOnly)
+		case "recursiveReadOnly":
+			if seen682&0x8 != 0 {
+				d.DuplicateKey("recursiveReadOnly")
+			}
+			seen682 |= 0x8
+			if k684, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnly); !ok {
+				if d.Null() {
+					m.RecursiveReadOnly = nil
+				} else {
+					if m.RecursiveReadOnly == nil {
+						m.RecursiveReadOnly = cborwire.NewString[RecursiveReadOnlyMode](d)
+					}
+					cborwire.String(d, m.RecursiveReadOnly)
+				}
+				cborwire.Keep(d, k684, m.RecursiveReadOnly)
+			}
+		case "volumeStatus":
+			if seen682&0x10 != 0 {
+				d.DuplicateKey("volumeStatus")
+			}
+			seen682 |= 0x10
+			if k685, ok := cborwire.ReusePtr(d, &m.VolumeStatus); !ok {
+				if d.Null() {
+					m.VolumeStatus = nil
+				} else {
+					if m.VolumeStatus == nil {
+						m.VolumeStatus = new(VolumeStatus)
+					}
+					(*m.VolumeStatus).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k685, m.VolumeStatus)
+			}
+		default:
+			d.SkipUnknown(&unknown683)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *VolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n686, ok := d.OpenMap("VolumeStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen687 uint64
+	var unknown688 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n686); i++ {
+		switch string(d.Key()) {
+		case "image":
+			if seen687&0x1 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen687 |= 0x1
+			if k689, ok := cborwire.ReusePtr(d, &m.Image); !ok {
+				if d.Null() {
+					m.Image = nil
+				} else {
+					if m.Image == nil {
+						m.Image = new(ImageVolumeStatus)
+					}
+					(*m.Image).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k689, m.Image)
+			}
+		default:
+			d.SkipUnknown(&unknown688)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ImageVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n690, ok := d.OpenMap("ImageVolumeStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen691 uint64
+	var unknown692 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n690); i++ {
+		switch string(d.Key()) {
+		case "imageRef":
+			if seen691&0x1 != 0 {
+				d.DuplicateKey("imageRef")
+			}
+			seen691 |= 0x1
+			cborwire.String(d, &m.ImageRef)
+		default:
+			d.SkipUnknown(&unknown692)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerRestartRule) DecodeCBOR(d *cborwire.Decoder) error {
+	n693, ok := d.OpenMap("ContainerRestartRule")
+	if !ok {
+		return d.Err()
+	}
+	var seen694 uint64
+	var unknown695 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n693); i++ {
+		switch string(d.Key()) {
+		case "action":
+			if seen694&0x1 != 0 {
+				d.DuplicateKey("action")
+			}
+			seen694 |= 0x1
+			cborwire.String(d, &m.Action)
+		case "exitCodes":
+			if seen694&0x2 != 0 {
+				d.DuplicateKey("exitCodes")
+			}
+			seen694 |= 0x2
+			if k696, ok := cborwire.ReusePtr(d, &m.ExitCodes); !ok {
+				if d.Null() {
+					m.ExitCodes = nil
+				} else {
+					if m.ExitCodes == nil {
+						m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
+					}
+					(*m.ExitCodes).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k696, m.ExitCodes)
+			}
+		default:
+			d.SkipUnknown(&unknown695)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerRestartRuleOnExitCodes) DecodeCBOR(d *cborwire.Decoder) error {
+	n697, ok := d.OpenMap("ContainerRestartRuleOnExitCodes")
+	if !ok {
+		return d.Err()
+	}
+	var seen698 uint64
+	var unknown699 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n697); i++ {
+		switch string(d.Key()) {
+		case "operator":
+			if seen698&0x1 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen698 |= 0x1
+			cborwire.String(d, &m.Operator)
+		case "values":
+			if seen698&0x2 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen698 |= 0x2
+			if k700, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n702, ok := d.OpenArray("[]int32"); ok {
+					s701 := m.Values[:0]
+					if cap(s701) < n702 {
+						s701 = make([]int32, 0, cborwire.SliceCap[int32](d, n702))
+					}
+					at703 := d.Offset()
+					for i := 0; d.NextElem(i, n702); i++ {
+						s701 = cborwire.Grow(d, s701, n702, at703)
+						cborwire.Int(d, &s701[i])
+					}
+					if len(s701) == 0 {
+						s701 = []int32{}
+					}
+					m.Values = s701
+				}
+				cborwire.Keep(d, k700, m.Values)
+			}
+		default:
+			d.SkipUnknown(&unknown699)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n704, ok := d.OpenMap("NodeSelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen705 uint64
+	var unknown706 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n704); i++ {
+		switch string(d.Key()) {
+		case "nodeSelectorTerms":
+			if seen705&0x1 != 0 {
+				d.DuplicateKey("nodeSelectorTerms")
+			}
+			seen705 |= 0x1
+			if k707, ok := cborwire.ReuseSlice(d, &m.NodeSelectorTerms); !ok {
+				if d.Null() {
+					m.NodeSelectorTerms = nil
+				} else if n709, ok := d.OpenArray("[]NodeSelectorTerm"); ok {
+					s708 := m.NodeSelectorTerms[:0]
+					if cap(s708) < n709 {
+						s708 = make([]NodeSelectorTerm, 0, cborwire.SliceCap[NodeSelectorTerm](d, n709))
+					}
+					at710 := d.Offset()
+					for i := 0; d.NextElem(i, n709); i++ {
+						s708 = cborwire.Grow(d, s708, n709, at710)
+						s708[i].DecodeCBOR(d)
+					}
+					if len(s708) == 0 {
+						s708 = []NodeSelectorTerm{}
+					}
+					m.NodeSelectorTerms = s708
+				}
+				cborwire.Keep(d, k707, m.NodeSelectorTerms)
+			}
+		default:
+			d.SkipUnknown(&unknown706)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
+	n711, ok := d.OpenMap("NodeSelectorTerm")
+	if !ok {
+		return d.Err()
+	}
+	var seen712 uint64
+	var unknown713 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n711); i++ {
+		switch string(d.Key()) {
+		case "matchExpressions":
+			if seen712&0x1 != 0 {
+				d.DuplicateKey("matchExpressions")
+			}
+			seen712 |= 0x1
+			if k714, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+				if d.Null() {
+					m.MatchExpressions = nil
+				} else if n716, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
+					s715 := m.MatchExpressions[:0]
+					if cap(s715) < n716 {
+						s715 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n716))
+					}
+					at717 := d.Offset()
+					for i := 0; d.NextElem(i, n716); i++ {
+						s715 = cborwire.Grow(d, s715, n716, at717)
+						s715[i].DecodeCBOR(d)
+					}
+					if len(s715) == 0 {
+						s715 = []NodeSelectorRequirement{}
+					}
+					m.MatchExpressions = s715
+				}
+				cborwire.Keep(d, k714, m.MatchExpressions)
+			}
+		case "matchFields":
+			if seen712&0x2 != 0 {
+				d.DuplicateKey("matchFields")
+			}
+			seen712 |= 0x2
+			if k718, ok := cborwire.ReuseSlice(d, &m.MatchFields); !ok {
+				if d.Null() {
+					m.MatchFields = nil
+				} else if n720, ok := d.OpenArray("[]NodeSelectorRequirement"); ok {
+					s719 := m.MatchFields[:0]
+					if cap(s719) < n720 {
+						s719 = make([]NodeSelectorRequirement, 0, cborwire.SliceCap[NodeSelectorRequirement](d, n720))
+					}
+					at721 := d.Offset()
+					for i := 0; d.NextElem(i, n720); i++ {
+						s719 = cborwire.Grow(d, s719, n720, at721)
+						s719[i].DecodeCBOR(d)
+					}
+					if len(s719) == 0 {
+						s719 = []NodeSelectorRequirement{}
+					}
+					m.MatchFields = s719
+				}
+				cborwire.Keep(d, k718, m.MatchFields)
+			}
+		default:
+			d.SkipUnknown(&unknown713)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
+	n722, ok := d.OpenMap("NodeSelectorRequirement")
+	if !ok {
+		return d.Err()
+	}
+	var seen723 uint64
+	var unknown724 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n722); i++ {
+		switch string(d.Key()) {
+		case "key":
+			if seen723&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen723 |= 0x1
+			cborwire.String(d, &m.Key)
+		case "operator":
+			if seen723&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen723 |= 0x2
+			cborwire.String(d, &m.Operator)
+		case "values":
+			if seen723&0x4 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen723 |= 0x4
+			if k725, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n727, ok := d.OpenArray("[]string"); ok {
+					s726 := m.Values[:0]
+					if cap(s726) < n727 {
+						s726 = make([]string, 0, cborwire.SliceCap[string](d, n727))
+					}
+					at728 := d.Offset()
+					for i := 0; d.NextElem(i, n727); i++ {
+						s726 = cborwire.Grow(d, s726, n727, at728)
+						cborwire.String(d, &s726[i])
+					}
+					if len(s726) == 0 {
+						s726 = []string{}
+					}
+					m.Values = s726
+				}
+				cborwire.Keep(d, k725, m.Values)
+			}
+		default:
+			d.SkipUnknown(&unknown724)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TopologySelectorTerm) DecodeCBOR(d *cborwire.Decoder) error {
+	n729, ok := d.OpenMap("TopologySelectorTerm")
+	if !ok {
+		return d.Err()
+	}
+	var seen730 uint64
+	var unknown731 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n729); i++ {
+		switch string(d.Key()) {
+		case "matchLabelExpressions":
+			if seen730&0x1 != 0 {
+				d.DuplicateKey("matchLabelExpressions")
+			}
+			seen730 |= 0x1
+			if k732, ok := cborwire.ReuseSlice(d, &m.MatchLabelExpressions); !ok {
+				if d.Null() {
+					m.MatchLabelExpressions = nil
+				} else if n734, ok := d.OpenArray("[]TopologySelectorLabelRequirement"); ok {
+					s733 := m.MatchLabelExpressions[:0]
+					if cap(s733) < n734 {
+						s733 = make([]TopologySelectorLabelRequirement, 0, cborwire.SliceCap[TopologySelectorLabelRequirement](d, n734))
+					}
+					at735 := d.Offset()
+					for i := 0; d.NextElem(i, n734); i++ {
+						s733 = cborwire.Grow(d, s733, n734, at735)
+						s733[i].DecodeCBOR(d)
+					}
+					if len(s733) == 0 {
+						s733 = []TopologySelectorLabelRequirement{}
+					}
+					m.MatchLabelExpressions = s733
+				}
+				cborwire.Keep(d, k732, m.MatchLabelExpressions)
+			}
+		default:
+			d.SkipUnknown(&unknown731)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TopologySelectorLabelRequirement) DecodeCBOR(d *cborwire.Decoder) error {
+	n736, ok := d.OpenMap("TopologySelectorLabelRequirement")
+	if !ok {
+		return d.Err()
+	}
+	var seen737 uint64
+	var unknown738 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n736); i++ {
+		switch string(d.Key()) {
+		case "key":
+			if seen737&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen737 |= 0x1
+			cborwire.String(d, &m.Key)
+		case "values":
+			if seen737&0x2 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen737 |= 0x2
+			if k739, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n741, ok := d.OpenArray("[]string"); ok {
+					s740 := m.Values[:0]
+					if cap(s740) < n741 {
+						s740 = make([]string, 0, cborwire.SliceCap[string](d, n741))
+					}
+					at742 := d.Offset()
+					for i := 0; d.NextElem(i, n741); i++ {
+						s740 = cborwire.Grow(d, s740, n741, at742)
+						cborwire.String(d, &s740[i])
+					}
+					if len(s740) == 0 {
+						s740 = []string{}
+					}
+					m.Values = s740
+				}
+				cborwire.Keep(d, k739, m.Values)
+			}
+		default:
+			d.SkipUnknown(&unknown738)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
+	n743, ok := d.OpenMap("Affinity")
+	if !ok {
+		return d.Err()
+	}
+	var seen744 uint64
+	var unknown745 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n743); i++ {
+		switch string(d.Key()) {
+		case "nodeAffinity":
+			if seen744&0x1 != 0 {
+				d.DuplicateKey("nodeAffinity")
+			}
+			seen744 |= 0x1
+			if k746, ok := cborwire.ReusePtr(d, &m.NodeAffinity); !ok {
+				if d.Null() {
+					m.NodeAffinity = nil
+				} else {
+					if m.NodeAffinity == nil {
+						m.NodeAffinity = new(NodeAffinity)
+					}
+					(*m.NodeAffinity).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k746, m.NodeAffinity)
+			}
+		case "podAffinity":
+			if seen744&0x2 != 0 {
+				d.DuplicateKey("podAffinity")
+			}
+			seen744 |= 0x2
+			if k747, ok := cborwire.ReusePtr(d, &m.PodAffinity); !ok {
+				if d.Null() {
+					m.PodAffinity = nil
+				} else {
+					if m.PodAffinity == nil {
+						m.PodAffinity = new(PodAffinity)
+					}
+					(*m.PodAffinity).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k747, m.PodAffinity)
+			}
+		case "podAntiAffinity":
+			if seen744&0x4 != 0 {
+				d.DuplicateKey("podAntiAffinity")
+			}
+			seen744 |= 0x4
+			if k748, ok := cborwire.ReusePtr(d, &m.PodAntiAffinity); !ok {
+				if d.Null() {
+					m.PodAntiAffinity = nil
+				} else {
+					if m.PodAntiAffinity == nil {
+						m.PodAntiAffinity = new(PodAntiAffinity)
+					}
+					(*m.PodAntiAffinity).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k748, m.PodAntiAffinity)
+			}
+		default:
+			d.SkipUnknown(&unknown745)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodAffinity) DecodeCBOR(d *cborwire.Decoder) error {
+	n749, ok := d.OpenMap("PodAffinity")
+	if !ok {
+		return d.Err()
+	}
+	var seen750 uint64
+	var unknown751 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n749); i++ {
+		switch string(d.Key()) {
+		case "requiredDuringSchedulingIgnoredDuringExecution":
+			if seen750&0x1 != 0 {
+				d.DuplicateKey("requiredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen750 |= 0x1
+			if k752, ok := cborwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else if n754, ok := d.OpenArray("[]PodAffinityTerm"); ok {
+					s753 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
+					if cap(s753) < n754 {
+						s753 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n754))
+					}
+					at755 := d.Offset()
+					for i := 0; d.NextElem(i, n754); i++ {
+						s753 = cborwire.Grow(d, s753, n754, at755)
+						s753[i].DecodeCBOR(d)
+					}
+					if len(s753) == 0 {
+						s753 = []PodAffinityTerm{}
+					}
+					m.RequiredDuringSchedulingIgnoredDuringExecution = s753
+				}
+				cborwire.Keep(d, k752, m.RequiredDuringSchedulingIgnoredDuringExecution)
+			}
+		case "preferredDuringSchedulingIgnoredDuringExecution":
+			if seen750&0x2 != 0 {
+				d.DuplicateKey("preferredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen750 |= 0x2
+			if k756, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if n758, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
+					s757 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if cap(s757) < n758 {
+						s757 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n758))
+					}
+					at759 := d.Offset()
+					for i := 0; d.NextElem(i, n758); i++ {
+						s757 = cborwire.Grow(d, s757, n758, at759)
+						s757[i].DecodeCBOR(d)
+					}
+					if len(s757) == 0 {
+						s757 = []WeightedPodAffinityTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s757
+				}
+				cborwire.Keep(d, k756, m.PreferredDuringSchedulingIgnoredDuringExecution)
+			}
+		default:
+			d.SkipUnknown(&unknown751)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodAntiAffinity) DecodeCBOR(d *cborwire.Decoder) error {
+	n760, ok := d.OpenMap("PodAntiAffinity")
+	if !ok {
+		return d.Err()
+	}
+	var seen761 uint64
+	var unknown762 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n760); i++ {
+		switch string(d.Key()) {
+		case "requiredDuringSchedulingIgnoredDuringExecution":
+			if seen761&0x1 != 0 {
+				d.DuplicateKey("requiredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen761 |= 0x1
+			if k763, ok := cborwire.ReuseSlice(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else if n765, ok := d.OpenArray("[]PodAffinityTerm"); ok {
+					s764 := m.RequiredDuringSchedulingIgnoredDuringExecution[:0]
+					if cap(s764) < n765 {
+						s764 = make([]PodAffinityTerm, 0, cborwire.SliceCap[PodAffinityTerm](d, n765))
+					}
+					at766 := d.Offset()
+					for i := 0; d.NextElem(i, n765); i++ {
+						s764 = cborwire.Grow(d, s764, n765, at766)
+						s764[i].DecodeCBOR(d)
+					}
+					if len(s764) == 0 {
+						s764 = []PodAffinityTerm{}
+					}
+					m.RequiredDuringSchedulingIgnoredDuringExecution = s764
+				}
+				cborwire.Keep(d, k763, m.RequiredDuringSchedulingIgnoredDuringExecution)
+			}
+		case "preferredDuringSchedulingIgnoredDuringExecution":
+			if seen761&0x2 != 0 {
+				d.DuplicateKey("preferredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen761 |= 0x2
+			if k767, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if n769, ok := d.OpenArray("[]WeightedPodAffinityTerm"); ok {
+					s768 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if cap(s768) < n769 {
+						s768 = make([]WeightedPodAffinityTerm, 0, cborwire.SliceCap[WeightedPodAffinityTerm](d, n769))
+					}
+					at770 := d.Offset()
+					for i := 0; d.NextElem(i, n769); i++ {
+						s768 = cborwire.Grow(d, s768, n769, at770)
+						s768[i].DecodeCBOR(d)
+					}
+					if len(s768) == 0 {
+						s768 = []WeightedPodAffinityTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s768
+				}
+				cborwire.Keep(d, k767, m.PreferredDuringSchedulingIgnoredDuringExecution)
+			}
+		default:
+			d.SkipUnknown(&unknown762)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WeightedPodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
+	n771, ok := d.OpenMap("WeightedPodAffinityTerm")
+	if !ok {
+		return d.Err()
+	}
+	var seen772 uint64
+	var unknown773 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n771); i++ {
+		switch string(d.Key()) {
+		case "weight":
+			if seen772&0x1 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen772 |= 0x1
+			cborwire.Int(d, &m.Weight)
+		case "podAffinityTerm":
+			if seen772&0x2 != 0 {
+				d.DuplicateKey("podAffinityTerm")
+			}
+			seen772 |= 0x2
+			m.PodAffinityTerm.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown773)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
+	n774, ok := d.OpenMap("PodAffinityTerm")
+	if !ok {
+		return d.Err()
+	}
+	var seen775 uint64
+	var unknown776 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n774); i++ {
+		switch string(d.Key()) {
+		case "labelSelector":
+			if seen775&0x1 != 0 {
+				d.DuplicateKey("labelSelector")
+			}
+			seen775 |= 0x1
+			if k777, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k777, m.LabelSelector)
+			}
+		case "namespaces":
+			if seen775&0x2 != 0 {
+				d.DuplicateKey("namespaces")
+			}
+			seen775 |= 0x2
+			if k778, ok := cborwire.ReuseSlice(d, &m.Namespaces); !ok {
+				if d.Null() {
+					m.Namespaces = nil
+				} else if n780, ok := d.OpenArray("[]string"); ok {
+					s779 := m.Namespaces[:0]
+					if cap(s779) < n780 {
+						s779 = make([]string, 0, cborwire.SliceCap[string](d, n780))
+					}
+					at781 := d.Offset()
+					for i := 0; d.NextElem(i, n780); i++ {
+						s779 = cborwire.Grow(d, s779, n780, at781)
+						cborwire.String(d, &s779[i])
+					}
+					if len(s779) == 0 {
+						s779 = []string{}
+					}
+					m.Namespaces = s779
+				}
+				cborwire.Keep(d, k778, m.Namespaces)
+			}
+		case "topologyKey":
+			if seen775&0x4 != 0 {
+				d.DuplicateKey("topologyKey")
+			}
+			seen775 |= 0x4
+			cborwire.String(d, &m.TopologyKey)
+		case "namespaceSelector":
+			if seen775&0x8 != 0 {
+				d.DuplicateKey("namespaceSelector")
+			}
+			seen775 |= 0x8
+			if k782, ok := cborwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+				if d.Null() {
+					m.NamespaceSelector = nil
+				} else {
+					if m.NamespaceSelector == nil {
+						m.NamespaceSelector = new(metav1.LabelSelector)
+					}
+					(*m.NamespaceSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k782, m.NamespaceSelector)
+			}
+		case "matchLabelKeys":
+			if seen775&0x10 != 0 {
+				d.DuplicateKey("matchLabelKeys")
+			}
+			seen775 |= 0x10
+			if k783, ok := cborwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
+				if d.Null() {
+					m.MatchLabelKeys = nil
+				} else if n785, ok := d.OpenArray("[]string"); ok {
+					s784 := m.MatchLabelKeys[:0]
+					if cap(s784) < n785 {
+						s784 = make([]string, 0, cborwire.SliceCap[string](d, n785))
+					}
+					at786 := d.Offset()
+					for i := 0; d.NextElem(i, n785); i++ {
+						s784 = cborwire.Grow(d, s784, n785, at786)
+						cborwire.String(d, &s784[i])
+					}
+					if len(s784) == 0 {
+						s784 = []string{}
+					}
+					m.MatchLabelKeys = s784
+				}
+				cborwire.Keep(d, k783, m.MatchLabelKeys)
+			}
+		case "mismatchLabelKeys":
+			if seen775&0x20 != 0 {
+				d.DuplicateKey("mismatchLabelKeys")
+			}
+			seen775 |= 0x20
+			if k787, ok := cborwire.ReuseSlice(d, &m.MismatchLabelKeys); !ok {
+				if d.Null() {
+					m.MismatchLabelKeys = nil
+				} else if n789, ok := d.OpenArray("[]string"); ok {
+					s788 := m.MismatchLabelKeys[:0]
+					if cap(s788) < n789 {
+						s788 = make([]string, 0, cborwire.SliceCap[string](d, n789))
+					}
+					at790 := d.Offset()
+					for i := 0; d.NextElem(i, n789); i++ {
+						s788 = cborwire.Grow(d, s788, n789, at790)
+						cborwire.String(d, &s788[i])
+					}
+					if len(s788) == 0 {
+						s788 = []string{}
+					}
+					m.MismatchLabelKeys = s788
+				}
+				cborwire.Keep(d, k787, m.MismatchLabelKeys)
+			}
+		default:
+			d.SkipUnknown(&unknown776)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
+	n791, ok := d.OpenMap("NodeAffinity")
+	if !ok {
+		return d.Err()
+	}
+	var seen792 uint64
+	var unknown793 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n791); i++ {
+		switch string(d.Key()) {
+		case "requiredDuringSchedulingIgnoredDuringExecution":
+			if seen792&0x1 != 0 {
+				d.DuplicateKey("requiredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen792 |= 0x1
+			if k794, ok := cborwire.ReusePtr(d, &m.RequiredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
+				} else {
+					if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
+						m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
+					}
+					(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k794, m.RequiredDuringSchedulingIgnoredDuringExecution)
+			}
+		case "preferredDuringSchedulingIgnoredDuringExecution":
+			if seen792&0x2 != 0 {
+				d.DuplicateKey("preferredDuringSchedulingIgnoredDuringExecution")
+			}
+			seen792 |= 0x2
+			if k795, ok := cborwire.ReuseSlice(d, &m.PreferredDuringSchedulingIgnoredDuringExecution); !ok {
+				if d.Null() {
+					m.PreferredDuringSchedulingIgnoredDuringExecution = nil
+				} else if n797, ok := d.OpenArray("[]PreferredSchedulingTerm"); ok {
+					s796 := m.PreferredDuringSchedulingIgnoredDuringExecution[:0]
+					if cap(s796) < n797 {
+						s796 = make([]PreferredSchedulingTerm, 0, cborwire.SliceCap[PreferredSchedulingTerm](d, n797))
+					}
+					at798 := d.Offset()
+					for i := 0; d.NextElem(i, n797); i++ {
+						s796 = cborwire.Grow(d, s796, n797, at798)
+						s796[i].DecodeCBOR(d)
+					}
+					if len(s796) == 0 {
+						s796 = []PreferredSchedulingTerm{}
+					}
+					m.PreferredDuringSchedulingIgnoredDuringExecution = s796
+				}
+				cborwire.Keep(d, k795, m.PreferredDuringSchedulingIgnoredDuringExecution)
+			}
+		default:
+			d.SkipUnknown(&unknown793)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PreferredSchedulingTerm) DecodeCBOR(d *cborwire.Decoder) error {
+	n799, ok := d.OpenMap("PreferredSchedulingTerm")
+	if !ok {
+		return d.Err()
+	}
+	var seen800 uint64
+	var unknown801 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n799); i++ {
+		switch string(d.Key()) {
+		case "weight":
+			if seen800&0x1 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen800 |= 0x1
+			cborwire.Int(d, &m.Weight)
+		case "preference":
+			if seen800&0x2 != 0 {
+				d.DuplicateKey("preference")
+			}
+			seen800 |= 0x2
+			m.Preference.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown801)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Taint) DecodeCBOR(d *cborwire.Decoder) error {
+	n802, ok := d.OpenMap("Taint")
+	if !ok {
+		return d.Err()
+	}
+	var seen803 uint64
+	var unknown804 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n802); i++ {
+		switch string(d.Key()) {
+		case "key":
+			if seen803&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen803 |= 0x1
+			cborwire.String(d, &m.Key)
+		case "value":
+			if seen803&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen803 |= 0x2
+			cborwire.String(d, &m.Value)
+		case "effect":
+			if seen803&0x4 != 0 {
+				d.DuplicateKey("effect")
+			}
+			seen803 |= 0x4
+			cborwire.String(d, &m.Effect)
+		case "timeAdded":
+			if seen803&0x8 != 0 {
+				d.DuplicateKey("timeAdded")
+			}
+			seen803 |= 0x8
+			if k805, ok := cborwire.ReusePtr(d, &m.TimeAdded); !ok {
+				if d.Null() {
+					m.TimeAdded = nil
+				} else {
+					if m.TimeAdded == nil {
+						m.TimeAdded = new(metav1.Time)
+					}
+					(*m.TimeAdded).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k805, m.TimeAdded)
+			}
+		default:
+			d.SkipUnknown(&unknown804)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Toleration) DecodeCBOR(d *cborwire.Decoder) error {
+	n806, ok := d.OpenMap("Toleration")
+	if !ok {
+		return d.Err()
+	}
+	var seen807 uint64
+	var unknown808 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n806); i++ {
+		switch string(d.Key()) {
+		case "key":
+			if seen807&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen807 |= 0x1
+			cborwire.String(d, &m.Key)
+		case "operator":
+			if seen807&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen807 |= 0x2
+			cborwire.String(d, &m.Operator)
+		case "value":
+			if seen807&0x4 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen807 |= 0x4
+			cborwire.String(d, &m.Value)
+		case "effect":
+			if seen807&0x8 != 0 {
+				d.DuplicateKey("effect")
+			}
+			seen807 |= 0x8
+			cborwire.String(d, &m.Effect)
+		case "tolerationSeconds":
+			if seen807&0x10 != 0 {
+				d.DuplicateKey("tolerationSeconds")
+			}
+			seen807 |= 0x10
+			if k809, ok := cborwire.ReusePtr(d, &m.TolerationSeconds); !ok {
+				if d.Null() {
+					m.TolerationSeconds = nil
+				} else {
+					if m.TolerationSeconds == nil {
+						m.TolerationSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.TolerationSeconds)
+				}
+				cborwire.Keep(d, k809, m.TolerationSeconds)
+			}
+		default:
+			d.SkipUnknown(&unknown808)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodReadinessGate) DecodeCBOR(d *cborwire.Decoder) error {
+	n810, ok := d.OpenMap("PodReadinessGate")
+	if !ok {
+		return d.Err()
+	}
+	var seen811 uint64
+	var unknown812 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n810); i++ {
+		switch string(d.Key()) {
+		case "conditionType":
+			if seen811&0x1 != 0 {
+				d.DuplicateKey("conditionType")
+			}
+			seen811 |= 0x1
+			cborwire.String(d, &m.ConditionType)
+		default:
+			d.SkipUnknown(&unknown812)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n813, ok := d.OpenMap("PodSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen814 uint64
+	var unknown815 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n813); i++ {
+		switch string(d.Key()) {
+		case "volumes":
+			if seen814&0x1 != 0 {
+				d.DuplicateKey("volumes")
+			}
+			seen814 |= 0x1
+			if k816, ok := cborwire.ReuseSlice(d, &m.Volumes); !ok {
+				if d.Null() {
+					m.Volumes = nil
+				} else if n818, ok := d.OpenArray("[]Volume"); ok {
+					s817 := m.Volumes[:0]
+					if cap(s817) < n818 {
+						s817 = make([]Volume, 0, cborwire.SliceCap[Volume](d, n818))
+					}
+					at819 := d.Offset()
+					for i := 0; d.NextElem(i, n818); i++ {
+						s817 = cborwire.Grow(d, s817, n818, at819)
+						s817[i].DecodeCBOR(d)
+					}
+					if len(s817) == 0 {
+						s817 = []Volume{}
+					}
+					m.Volumes = s817
+				}
+				cborwire.Keep(d, k816, m.Volumes)
+			}
+		case "initContainers":
+			if seen814&0x2 != 0 {
+				d.DuplicateKey("initContainers")
+			}
+			seen814 |= 0x2
+			if k820, ok := cborwire.ReuseSlice(d, &m.InitContainers); !ok {
+				if d.Null() {
+					m.InitContainers = nil
+				} else if n822, ok := d.OpenArray("[]Container"); ok {
+					s821 := m.InitContainers[:0]
+					if cap(s821) < n822 {
+						s821 = make([]Container, 0, cborwire.SliceCap[Container](d, n822))
+					}
+					at823 := d.Offset()
+					for i := 0; d.NextElem(i, n822); i++ {
+						s821 = cborwire.Grow(d, s821, n822, at823)
+						s821[i].DecodeCBOR(d)
+					}
+					if len(s821) == 0 {
+						s821 = []Container{}
+					}
+					m.InitContainers = s821
+				}
+				cborwire.Keep(d, k820, m.InitContainers)
+			}
+		case "containers":
+			if seen814&0x4 != 0 {
+				d.DuplicateKey("containers")
+			}
+			seen814 |= 0x4
+			if k824, ok := cborwire.ReuseSlice(d, &m.Containers); !ok {
+				if d.Null() {
+					m.Containers = nil
+				} else if n826, ok := d.OpenArray("[]Container"); ok {
+					s825 := m.Containers[:0]
+					if cap(s825) < n826 {
+						s825 = make([]Container, 0, cborwire.SliceCap[Container](d, n826))
+					}
+					at827 := d.Offset()
+					for i := 0; d.NextElem(i, n826); i++ {
+						s825 = cborwire.Grow(d, s825, n826, at827)
+						s825[i].DecodeCBOR(d)
+					}
+					if len(s825) == 0 {
+						s825 = []Container{}
+					}
+					m.Containers = s825
+				}
+				cborwire.Keep(d, k824, m.Containers)
+			}
+		case "ephemeralContainers":
+			if seen814&0x8 != 0 {
+				d.DuplicateKey("ephemeralContainers")
+			}
+			seen814 |= 0x8
+			if k828, ok := cborwire.ReuseSlice(d, &m.EphemeralContainers); !ok {
+				if d.Null() {
+					m.EphemeralContainers = nil
+				} else if n830, ok := d.OpenArray("[]EphemeralContainer"); ok {
+					s829 := m.EphemeralContainers[:0]
+					if cap(s829) < n830 {
+						s829 = make([]EphemeralContainer, 0, cborwire.SliceCap[EphemeralContainer](d, n830))
+					}
+					at831 := d.Offset()
+					for i := 0; d.NextElem(i, n830); i++ {
+						s829 = cborwire.Grow(d, s829, n830, at831)
+						s829[i].DecodeCBOR(d)
+					}
+					if len(s829) == 0 {
+						s829 = []EphemeralContainer{}
+					}
+					m.EphemeralContainers = s829
+				}
+				cborwire.Keep(d, k828, m.EphemeralContainers)
+			}
+		case "restartPolicy":
+			if seen814&0x10 != 0 {
+				d.DuplicateKey("restartPolicy")
+			}
+			seen814 |= 0x10
+			cborwire.String(d, &m.RestartPolicy)
+		case "terminationGracePeriodSeconds":
+			if seen814&0x20 != 0 {
+				d.DuplicateKey("terminationGracePeriodSeconds")
+			}
+			seen814 |= 0x20
+			if k832, ok := cborwire.ReusePtr(d, &m.TerminationGracePeriodSeconds); !ok {
+				if d.Null() {
+					m.TerminationGracePeriodSeconds = nil
+				} else {
+					if m.TerminationGracePeriodSeconds == nil {
+						m.TerminationGracePeriodSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.TerminationGracePeriodSeconds)
+				}
+				cborwire.Keep(d, k832, m.TerminationGracePeriodSeconds)
+			}
+		case "activeDeadlineSeconds":
+			if seen814&0x40 != 0 {
+				d.DuplicateKey("activeDeadlineSeconds")
+			}
+			seen814 |= 0x40
+			if k833, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+				if d.Null() {
+					m.ActiveDeadlineSeconds = nil
+				} else {
+					if m.ActiveDeadlineSeconds == nil {
+						m.ActiveDeadlineSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.ActiveDeadlineSeconds)
+				}
+				cborwire.Keep(d, k833, m.ActiveDeadlineSeconds)
+			}
+		case "dnsPolicy":
+			if seen814&0x80 != 0 {
+				d.DuplicateKey("dnsPolicy")
+			}
+			seen814 |= 0x80
+			cborwire.String(d, &m.DNSPolicy)
+		case "nodeSelector":
+			if seen814&0x100 != 0 {
+				d.DuplicateKey("nodeSelector")
+			}
+			seen814 |= 0x100
+			cborwire.StringMap(d, &m.NodeSelector)
+		case "serviceAccountName":
+			if seen814&0x200 != 0 {
+				d.DuplicateKey("serviceAccountName")
+			}
+			seen814 |= 0x200
+			cborwire.String(d, &m.ServiceAccountName)
+		case "serviceAccount":
+			if seen814&0x400 != 0 {
+				d.DuplicateKey("serviceAccount")
+			}
+			seen814 |= 0x400
+			cborwire.String(d, &m.DeprecatedServiceAccount)
+		case "automountServiceAccountToken":
+			if seen814&0x800 != 0 {
+				d.DuplicateKey("automountServiceAccountToken")
+			}
+			seen814 |= 0x800
+			if k834, ok := cborwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
+				if d.Null() {
+					m.AutomountServiceAccountToken = nil
+				} else {
+					if m.AutomountServiceAccountToken == nil {
+						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.AutomountServiceAccountToken)
+				}
+				cborwire.Keep(d, k834, m.AutomountServiceAccountToken)
+			}
+		case "nodeName":
+			if seen814&0x1000 != 0 {
+				d.DuplicateKey("nodeName")
+			}
+			seen814 |= 0x1000
+			cborwire.String(d, &m.NodeName)
+		case "hostNetwork":
+			if seen814&0x2000 != 0 {
+				d.DuplicateKey("hostNetwork")
+			}
+			seen814 |= 0x2000
+			cborwire.Bool(d, &m.HostNetwork)
+		case "hostPID":
+			if seen814&0x4000 != 0 {
+				d.DuplicateKey("hostPID")
+			}
+			seen814 |= 0x4000
+			cborwire.Bool(d, &m.HostPID)
+		case "hostIPC":
+			if seen814&0x8000 != 0 {
+				d.DuplicateKey("hostIPC")
+			}
+			seen814 |= 0x8000
+			cborwire.Bool(d, &m.HostIPC)
+		case "shareProcessNamespace":
+			if seen814&0x10000 != 0 {
+				d.DuplicateKey("shareProcessNamespace")
+			}
+			seen814 |= 0x10000
+			if k835, ok := cborwire.ReusePtr(d, &m.ShareProcessNamespace); !ok {
+				if d.Null() {
+					m.ShareProcessNamespace = nil
+				} else {
+					if m.ShareProcessNamespace == nil {
+						m.ShareProcessNamespace = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.ShareProcessNamespace)
+				}
+				cborwire.Keep(d, k835, m.ShareProcessNamespace)
+			}
+		case "securityContext":
+			if seen814&0x20000 != 0 {
+				d.DuplicateKey("securityContext")
+			}
+			seen814 |= 0x20000
+			if k836, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(PodSecurityContext)
+					}
+					(*m.SecurityContext).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k836, m.SecurityContext)
+			}
+		case "imagePullSecrets":
+			if seen814&0x40000 != 0 {
+				d.DuplicateKey("imagePullSecrets")
+			}
+			seen814 |= 0x40000
+			if k837, ok := cborwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
+				if d.Null() {
+					m.ImagePullSecrets = nil
+				} else if n839, ok := d.OpenArray("[]LocalObjectReference"); ok {
+					s838 := m.ImagePullSecrets[:0]
+					if cap(s838) < n839 {
+						s838 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n839))
+					}
+					at840 := d.Offset()
+					for i := 0; d.NextElem(i, n839); i++ {
+						s838 = cborwire.Grow(d, s838, n839, at840)
+						s838[i].DecodeCBOR(d)
+					}
+					if len(s838) == 0 {
+						s838 = []LocalObjectReference{}
+					}
+					m.ImagePullSecrets = s838
+				}
+				cborwire.Keep(d, k837, m.ImagePullSecrets)
+			}
+		case "hostname":
+			if seen814&0x80000 != 0 {
+				d.DuplicateKey("hostname")
+			}
+			seen814 |= 0x80000
+			cborwire.String(d, &m.Hostname)
+		case "subdomain":
+			if seen814&0x100000 != 0 {
+				d.DuplicateKey("subdomain")
+			}
+			seen814 |= 0x100000
+			cborwire.String(d, &m.Subdomain)
+		case "affinity":
+			if seen814&0x200000 != 0 {
+				d.DuplicateKey("affinity")
+			}
+			seen814 |= 0x200000
+			if k841, ok := cborwire.ReusePtr(d, &m.Affinity); !ok {
+				if d.Null() {
+					m.Affinity = nil
+				} else {
+					if m.Affinity == nil {
+						m.Affinity = new(Affinity)
+					}
+					(*m.Affinity).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k841, m.Affinity)
+			}
+		case "schedulerName":
+			if seen814&0x400000 != 0 {
+				d.DuplicateKey("schedulerName")
+			}
+			seen814 |= 0x400000
+			cborwire.String(d, &m.SchedulerName)
+		case "tolerations":
+			if seen814&0x800000 != 0 {
+				d.DuplicateKey("tolerations")
+			}
+			seen814 |= 0x800000
+			if k842, ok := cborwire.ReuseSlice(d, &m.Tolerations); !ok {
+				if d.Null() {
+					m.Tolerations = nil
+				} else if n844, ok := d.OpenArray("[]Toleration"); ok {
+					s843 := m.Tolerations[:0]
+					if cap(s843) < n844 {
+						s843 = make([]Toleration, 0, cborwire.SliceCap[Toleration](d, n844))
+					}
+					at845 := d.Offset()
+					for i := 0; d.NextElem(i, n844); i++ {
+						s843 = cborwire.Grow(d, s843, n844, at845)
+						s843[i].DecodeCBOR(d)
+					}
+					if len(s843) == 0 {
+						s843 = []Toleration{}
+					}
+					m.Tolerations = s843
+				}
+				cborwire.Keep(d, k842, m.Tolerations)
+			}
+		case "hostAliases":
+			if seen814&0x1000000 != 0 {
+				d.DuplicateKey("hostAliases")
+			}
+			seen814 |= 0x1000000
+			if k846, ok := cborwire.ReuseSlice(d, &m.HostAliases); !ok {
+				if d.Null() {
+					m.HostAliases = nil
+				} else if n848, ok := d.OpenArray("[]HostAlias"); ok {
+					s847 := m.HostAliases[:0]
+					if cap(s847) < n848 {
+						s847 = make([]HostAlias, 0, cborwire.SliceCap[HostAlias](d, n848))
+					}
+					at849 := d.Offset()
+					for i := 0; d.NextElem(i, n848); i++ {
+						s847 = cborwire.Grow(d, s847, n848, at849)
+						s847[i].DecodeCBOR(d)
+					}
+					if len(s847) == 0 {
+						s847 = []HostAlias{}
+					}
+					m.HostAliases = s847
+				}
+				cborwire.Keep(d, k846, m.HostAliases)
+			}
+		case "priorityClassName":
+			if seen814&0x2000000 != 0 {
+				d.DuplicateKey("priorityClassName")
+			}
+			seen814 |= 0x2000000
+			cborwire.String(d, &m.PriorityClassName)
+		case "priority":
+			if seen814&0x4000000 != 0 {
+				d.DuplicateKey("priority")
+			}
+			seen814 |= 0x4000000
+			if k850, ok := cborwire.ReusePtr(d, &m.Priority); !ok {
+				if d.Null() {
+					m.Priority = nil
+				} else {
+					if m.Priority == nil {
+						m.Priority = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.Priority)
+				}
+				cborwire.Keep(d, k850, m.Priority)
+			}
+		case "dnsConfig":
+			if seen814&0x8000000 != 0 {
+				d.DuplicateKey("dnsConfig")
+			}
+			seen814 |= 0x8000000
+			if k851, ok := cborwire.ReusePtr(d, &m.DNSConfig); !ok {
+				if d.Null() {
+					m.DNSConfig = nil
+				} else {
+					if m.DNSConfig == nil {
+						m.DNSConfig = new(PodDNSConfig)
+					}
+					(*m.DNSConfig).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k851, m.DNSConfig)
+			}
+		case "readinessGates":
+			if seen814&0x10000000 != 0 {
+				d.DuplicateKey("readinessGates")
+			}
+			seen814 |= 0x10000000
+			if k852, ok := cborwire.ReuseSlice(d, &m.ReadinessGates); !ok {
+				if d.Null() {
+					m.ReadinessGates = nil
+				} else if n854, ok := d.OpenArray("[]PodReadinessGate"); ok {
+					s853 := m.ReadinessGates[:0]
+					if cap(s853) < n854 {
+						s853 = make([]PodReadinessGate, 0, cborwire.SliceCap[PodReadinessGate](d, n854))
+					}
+					at855 := d.Offset()
+					for i := 0; d.NextElem(i, n854); i++ {
+						s853 = cborwire.Grow(d, s853, n854, at855)
+						s853[i].DecodeCBOR(d)
+					}
+					if len(s853) == 0 {
+						s853 = []PodReadinessGate{}
+					}
+					m.ReadinessGates = s853
+				}
+				cborwire.Keep(d, k852, m.ReadinessGates)
+			}
+		case "runtimeClassName":
+			if seen814&0x20000000 != 0 {
+				d.DuplicateKey("runtimeClassName")
+			}
+			seen814 |= 0x20000000
+			if k856, ok := cborwire.ReusePtr(d, &m.RuntimeClassName); !ok {
+				if d.Null() {
+					m.RuntimeClassName = nil
+				} else {
+					if m.RuntimeClassName == nil {
+						m.RuntimeClassName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.RuntimeClassName)
+				}
+				cborwire.Keep(d, k856, m.RuntimeClassName)
+			}
+		case "enableServiceLinks":
+			if seen814&0x40000000 != 0 {
+				d.DuplicateKey("enableServiceLinks")
+			}
+			seen814 |= 0x40000000
+			if k857, ok := cborwire.ReusePtr(d, &m.EnableServiceLinks); !ok {
+				if d.Null() {
+					m.EnableServiceLinks = nil
+				} else {
+					if m.EnableServiceLinks == nil {
+						m.EnableServiceLinks = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.EnableServiceLinks)
+				}
+				cborwire.Keep(d, k857, m.EnableServiceLinks)
+			}
+		case "preemptionPolicy":
+			if seen814&0x80000000 != 0 {
+				d.DuplicateKey("preemptionPolicy")
+			}
+			seen814 |= 0x80000000
+			if k858, ok := cborwire.ReusePtr(d, &m.PreemptionPolicy); !ok {
+				if d.Null() {
+					m.PreemptionPolicy = nil
+				} else {
+					if m.PreemptionPolicy == nil {
+						m.PreemptionPolicy = cborwire.NewString[PreemptionPolicy](d)
+					}
+					cborwire.String(d, m.PreemptionPolicy)
+				}
+				cborwire.Keep(d, k858, m.PreemptionPolicy)
+			}
+		case "overhead":
+			if seen814&0x100000000 != 0 {
+				d.DuplicateKey("overhead")
+			}
+			seen814 |= 0x100000000
+			m.Overhead.DecodeCBOR(d)
+		case "topologySpreadConstraints":
+			if seen814&0x200000000 != 0 {
+				d.DuplicateKey("topologySpreadConstraints")
+			}
+			seen814 |= 0x200000000
+			if k859, ok := cborwire.ReuseSlice(d, &m.TopologySpreadConstraints); !ok {
+				if d.Null() {
+					m.TopologySpreadConstraints = nil
+				} else if n861, ok := d.OpenArray("[]TopologySpreadConstraint"); ok {
+					s860 := m.TopologySpreadConstraints[:0]
+					if cap(s860) < n861 {
+						s860 = make([]TopologySpreadConstraint, 0, cborwire.SliceCap[TopologySpreadConstraint](d, n861))
+					}
+					at862 := d.Offset()
+					for i := 0; d.NextElem(i, n861); i++ {
+						s860 = cborwire.Grow(d, s860, n861, at862)
+						s860[i].DecodeCBOR(d)
+					}
+					if len(s860) == 0 {
+						s860 = []TopologySpreadConstraint{}
+					}
+					m.TopologySpreadConstraints = s860
+				}
+				cborwire.Keep(d, k859, m.TopologySpreadConstraints)
+			}
+		case "setHostnameAsFQDN":
+			if seen814&0x400000000 != 0 {
+				d.DuplicateKey("setHostnameAsFQDN")
+			}
+			seen814 |= 0x400000000
+			if k863, ok := cborwire.ReusePtr(d, &m.SetHostnameAsFQDN); !ok {
+				if d.Null() {
+					m.SetHostnameAsFQDN = nil
+				} else {
+					if m.SetHostnameAsFQDN == nil {
+						m.SetHostnameAsFQDN = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.SetHostnameAsFQDN)
+				}
+				cborwire.Keep(d, k863, m.SetHostnameAsFQDN)
+			}
+		case "os":
+			if seen814&0x800000000 != 0 {
+				d.DuplicateKey("os")
+			}
+			seen814 |= 0x800000000
+			if k864, ok := cborwire.ReusePtr(d, &m.OS); !ok {
+				if d.Null() {
+					m.OS = nil
+				} else {
+					if m.OS == nil {
+						m.OS = new(PodOS)
+					}
+					(*m.OS).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k864, m.OS)
+			}
+		case "hostUsers":
+			if seen814&0x1000000000 != 0 {
+				d.DuplicateKey("hostUsers")
+			}
+			seen814 |= 0x1000000000
+			if k865, ok := cborwire.ReusePtr(d, &m.HostUsers); !ok {
+				if d.Null() {
+					m.HostUsers = nil
+				} else {
+					if m.HostUsers == nil {
+						m.HostUsers = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.HostUsers)
+				}
+				cborwire.Keep(d, k865, m.HostUsers)
+			}
+		case "schedulingGates":
+			if seen814&0x2000000000 != 0 {
+				d.DuplicateKey("schedulingGates")
+			}
+			seen814 |= 0x2000000000
+			if k866, ok := cborwire.ReuseSlice(d, &m.SchedulingGates); !ok {
+				if d.Null() {
+					m.SchedulingGates = nil
+				} else if n868, ok := d.OpenArray("[]PodSchedulingGate"); ok {
+					s867 := m.SchedulingGates[:0]
+					if cap(s867) < n868 {
+						s867 = make([]PodSchedulingGate, 0, cborwire.SliceCap[PodSchedulingGate](d, n868))
+					}
+					at869 := d.Offset()
+					for i := 0; d.NextElem(i, n868); i++ {
+						s867 = cborwire.Grow(d, s867, n868, at869)
+						s867[i].DecodeCBOR(d)
+					}
+					if len(s867) == 0 {
+						s867 = []PodSchedulingGate{}
+					}
+					m.SchedulingGates = s867
+				}
+				cborwire.Keep(d, k866, m.SchedulingGates)
+			}
+		case "resourceClaims":
+			if seen814&0x4000000000 != 0 {
+				d.DuplicateKey("resourceClaims")
+			}
+			seen814 |= 0x4000000000
+			if k870, ok := cborwire.ReuseSlice(d, &m.ResourceClaims); !ok {
+				if d.Null() {
+					m.ResourceClaims = nil
+				} else if n872, ok := d.OpenArray("[]PodResourceClaim"); ok {
+					s871 := m.ResourceClaims[:0]
+					if cap(s871) < n872 {
+						s871 = make([]PodResourceClaim, 0, cborwire.SliceCap[PodResourceClaim](d, n872))
+					}
+					at873 := d.Offset()
+					for i := 0; d.NextElem(i, n872); i++ {
+						s871 = cborwire.Grow(d, s871, n872, at873)
+						s871[i].DecodeCBOR(d)
+					}
+					if len(s871) == 0 {
+						s871 = []PodResourceClaim{}
+					}
+					m.ResourceClaims = s871
+				}
+				cborwire.Keep(d, k870, m.ResourceClaims)
+			}
+		case "resources":
+			if seen814&0x8000000000 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen814 |= 0x8000000000
+			if k874, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k874, m.Resources)
+			}
+		case "hostnameOverride":
+			if seen814&0x10000000000 != 0 {
+				d.DuplicateKey("hostnameOverride")
+			}
+			seen814 |= 0x10000000000
+			if k875, ok := cborwire.ReusePtr(d, &m.HostnameOverride); !ok {
+				if d.Null() {
+					m.HostnameOverride = nil
+				} else {
+					if m.HostnameOverride == nil {
+						m.HostnameOverride = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.HostnameOverride)
+				}
+				cborwire.Keep(d, k875, m.HostnameOverride)
+			}
+		case "schedulingGroup":
+			if seen814&0x20000000000 != 0 {
+				d.DuplicateKey("schedulingGroup")
+			}
+			seen814 |= 0x20000000000
+			if k876, ok := cborwire.ReusePtr(d, &m.SchedulingGroup); !ok {
+				if d.Null() {
+					m.SchedulingGroup = nil
+				} else {
+					if m.SchedulingGroup == nil {
+						m.SchedulingGroup = new(PodSchedulingGroup)
+					}
+					(*m.SchedulingGroup).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k876, m.SchedulingGroup)
+			}
+		default:
+			d.SkipUnknown(&unknown815)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodResourceClaim) DecodeCBOR(d *cborwire.Decoder) error {
+	n877, ok := d.OpenMap("PodResourceClaim")
+	if !ok {
+		return d.Err()
+	}
+	var seen878 uint64
+	var unknown879 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n877); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen878&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen878 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "resourceClaimName":
+			if seen878&0x2 != 0 {
+				d.DuplicateKey("resourceClaimName")
+			}
+			seen878 |= 0x2
+			if k880, ok := cborwire.ReusePtr(d, &m.ResourceClaimName); !ok {
+				if d.Null() {
+					m.ResourceClaimName = nil
+				} else {
+					if m.ResourceClaimName == nil {
+						m.ResourceClaimName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.ResourceClaimName)
+				}
+				cborwire.Keep(d, k880, m.ResourceClaimName)
+			}
+		case "resourceClaimTemplateName":
+			if seen878&0x4 != 0 {
+				d.DuplicateKey("resourceClaimTemplateName")
+			}
+			seen878 |= 0x4
+			if k881, ok := cborwire.ReusePtr(d, &m.ResourceClaimTemplateName); !ok {
+				if d.Null() {
+					m.ResourceClaimTemplateName = nil
+				} else {
+					if m.ResourceClaimTemplateName == nil {
+						m.ResourceClaimTemplateName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.ResourceClaimTemplateName)
+				}
+				cborwire.Keep(d, k881, m.ResourceClaimTemplateName)
+			}
+		default:
+			d.SkipUnknown(&unknown879)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n882, ok := d.OpenMap("PodResourceClaimStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen883 uint64
+	var unknown884 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n882); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen883&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen883 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "resourceClaimName":
+			if seen883&0x2 != 0 {
+				d.DuplicateKey("resourceClaimName")
+			}
+			seen883 |= 0x2
+			if k885, ok := cborwire.ReusePtr(d, &m.ResourceClaimName); !ok {
+				if d.Null() {
+					m.ResourceClaimName = nil
+				} else {
+					if m.ResourceClaimName == nil {
+						m.ResourceClaimName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.ResourceClaimName)
+				}
+				cborwire.Keep(d, k885, m.ResourceClaimName)
+			}
+		default:
+			d.SkipUnknown(&unknown884)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodExtendedResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n886, ok := d.OpenMap("PodExtendedResourceClaimStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen887 uint64
+	var unknown888 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n886); i++ {
+		switch string(d.Key()) {
+		case "requestMappings":
+			if seen887&0x1 != 0 {
+				d.DuplicateKey("requestMappings")
+			}
+			seen887 |= 0x1
+			if k889, ok := cborwire.ReuseSlice(d, &m.RequestMappings); !ok {
+				if d.Null() {
+					m.RequestMappings = nil
+				} else if n891, ok := d.OpenArray("[]ContainerExtendedResourceRequest"); ok {
+					s890 := m.RequestMappings[:0]
+					if cap(s890) < n891 {
+						s890 = make([]ContainerExtendedResourceRequest, 0, cborwire.SliceCap[ContainerExtendedResourceRequest](d, n891))
+					}
+					at892 := d.Offset()
+					for i := 0; d.NextElem(i, n891); i++ {
+						s890 = cborwire.Grow(d, s890, n891, at892)
+						s890[i].DecodeCBOR(d)
+					}
+					if len(s890) == 0 {
+						s890 = []ContainerExtendedResourceRequest{}
+					}
+					m.RequestMappings = s890
+				}
+				cborwire.Keep(d, k889, m.RequestMappings)
+			}
+		case "resourceClaimName":
+			if seen887&0x2 != 0 {
+				d.DuplicateKey("resourceClaimName")
+			}
+			seen887 |= 0x2
+			cborwire.String(d, &m.ResourceClaimName)
+		default:
+			d.SkipUnknown(&unknown888)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerExtendedResourceRequest) DecodeCBOR(d *cborwire.Decoder) error {
+	n893, ok := d.OpenMap("ContainerExtendedResourceRequest")
+	if !ok {
+		return d.Err()
+	}
+	var seen894 uint64
+	var unknown895 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n893); i++ {
+		switch string(d.Key()) {
+		case "containerName":
+			if seen894&0x1 != 0 {
+				d.DuplicateKey("containerName")
+			}
+			seen894 |= 0x1
+			cborwire.String(d, &m.ContainerName)
+		case "resourceName":
+			if seen894&0x2 != 0 {
+				d.DuplicateKey("resourceName")
+			}
+			seen894 |= 0x2
+			cborwire.String(d, &m.ResourceName)
+		case "requestName":
+			if seen894&0x4 != 0 {
+				d.DuplicateKey("requestName")
+			}
+			seen894 |= 0x4
+			cborwire.String(d, &m.RequestName)
+		default:
+			d.SkipUnknown(&unknown895)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodOS) DecodeCBOR(d *cborwire.Decoder) error {
+	n896, ok := d.OpenMap("PodOS")
+	if !ok {
+		return d.Err()
+	}
+	var seen897 uint64
+	var unknown898 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n896); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen897&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen897 |= 0x1
+			cborwire.String(d, &m.Name)
+		default:
+			d.SkipUnknown(&unknown898)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodSchedulingGate) DecodeCBOR(d *cborwire.Decoder) error {
+	n899, ok := d.OpenMap("PodSchedulingGate")
+	if !ok {
+		return d.Err()
+	}
+	var seen900 uint64
+	var unknown901 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n899); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen900&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen900 |= 0x1
+			cborwire.String(d, &m.Name)
+		default:
+			d.SkipUnknown(&unknown901)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodSchedulingGroup) DecodeCBOR(d *cborwire.Decoder) error {
+	n902, ok := d.OpenMap("PodSchedulingGroup")
+	if !ok {
+		return d.Err()
+	}
+	var seen903 uint64
+	var unknown904 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n902); i++ {
+		switch string(d.Key()) {
+		case "podGroupName":
+			if seen903&0x1 != 0 {
+				d.DuplicateKey("podGroupName")
+			}
+			seen903 |= 0x1
+			if k905, ok := cborwire.ReusePtr(d, &m.PodGroupName); !ok {
+				if d.Null() {
+					m.PodGroupName = nil
+				} else {
+					if m.PodGroupName == nil {
+						m.PodGroupName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.PodGroupName)
+				}
+				cborwire.Keep(d, k905, m.PodGroupName)
+			}
+		default:
+			d.SkipUnknown(&unknown904)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
+	n906, ok := d.OpenMap("TopologySpreadConstraint")
+	if !ok {
+		return d.Err()
+	}
+	var seen907 uint64
+	var unknown908 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n906); i++ {
+		switch string(d.Key()) {
+		case "maxSkew":
+			if seen907&0x1 != 0 {
+				d.DuplicateKey("maxSkew")
+			}
+			seen907 |= 0x1
+			cborwire.Int(d, &m.MaxSkew)
+		case "topologyKey":
+			if seen907&0x2 != 0 {
+				d.DuplicateKey("topologyKey")
+			}
+			seen907 |= 0x2
+			cborwire.String(d, &m.TopologyKey)
+		case "whenUnsatisfiable":
+			if seen907&0x4 != 0 {
+				d.DuplicateKey("whenUnsatisfiable")
+			}
+			seen907 |= 0x4
+			cborwire.String(d, &m.WhenUnsatisfiable)
+		case "labelSelector":
+			if seen907&0x8 != 0 {
+				d.DuplicateKey("labelSelector")
+			}
+			seen907 |= 0x8
+			if k909, ok := cborwire.ReusePtr(d, &m.LabelSelector); !ok {
+				if d.Null() {
+					m.LabelSelector = nil
+				} else {
+					if m.LabelSelector == nil {
+						m.LabelSelector = new(metav1.LabelSelector)
+					}
+					(*m.LabelSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k909, m.LabelSelector)
+			}
+		case "minDomains":
+			if seen907&0x10 != 0 {
+				d.DuplicateKey("minDomains")
+			}
+			seen907 |= 0x10
+			if k910, ok := cborwire.ReusePtr(d, &m.MinDomains); !ok {
+				if d.Null() {
+					m.MinDomains = nil
+				} else {
+					if m.MinDomains == nil {
+						m.MinDomains = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.MinDomains)
+				}
+				cborwire.Keep(d, k910, m.MinDomains)
+			}
+		case "nodeAffinityPolicy":
+			if seen907&0x20 != 0 {
+				d.DuplicateKey("nodeAffinityPolicy")
+			}
+			seen907 |= 0x20
+			if k911, ok := cborwire.ReusePtr(d, &m.NodeAffinityPolicy); !ok {
+				if d.Null() {
+					m.NodeAffinityPolicy = nil
+				} else {
+					if m.NodeAffinityPolicy == nil {
+						m.NodeAffinityPolicy = cborwire.NewString[NodeInclusionPolicy](d)
+					}
+					cborwire.String(d, m.NodeAffinityPolicy)
+				}
+				cborwire.Keep(d, k911, m.NodeAffinityPolicy)
+			}
+		case "nodeTaintsPolicy":
+			if seen907&0x40 != 0 {
+				d.DuplicateKey("nodeTaintsPolicy")
+			}
+			seen907 |= 0x40
+			if k912, ok := cborwire.ReusePtr(d, &m.NodeTaintsPolicy); !ok {
+				if d.Null() {
+					m.NodeTaintsPolicy = nil
+				} else {
+					if m.NodeTaintsPolicy == nil {
+						m.NodeTaintsPolicy = cborwire.NewString[NodeInclusionPolicy](d)
+					}
+					cborwire.String(d, m.NodeTaintsPolicy)
+				}
+				cborwire.Keep(d, k912, m.NodeTaintsPolicy)
+			}
+		case "matchLabelKeys":
+			if seen907&0x80 != 0 {
+				d.DuplicateKey("matchLabelKeys")
+			}
+			seen907 |= 0x80
+			if k913, ok := cborwire.ReuseSlice(d, &m.MatchLabelKeys); !ok {
+				if d.Null() {
+					m.MatchLabelKeys = nil
+				} else if n915, ok := d.OpenArray("[]string"); ok {
+					s914 := m.MatchLabelKeys[:0]
+					if cap(s914) < n915 {
+						s914 = make([]string, 0, cborwire.SliceCap[string](d, n915))
+					}
+					at916 := d.Offset()
+					for i := 0; d.NextElem(i, n915); i++ {
+						s914 = cborwire.Grow(d, s914, n915, at916)
+						cborwire.String(d, &s914[i])
+					}
+					if len(s914) == 0 {
+						s914 = []string{}
+					}
+					m.MatchLabelKeys = s914
+				}
+				cborwire.Keep(d, k913, m.MatchLabelKeys)
+			}
+		default:
+			d.SkipUnknown(&unknown908)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *HostAlias) DecodeCBOR(d *cborwire.Decoder) error {
+	n917, ok := d.OpenMap("HostAlias")
+	if !ok {
+		return d.Err()
+	}
+	var seen918 uint64
+	var unknown919 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n917); i++ {
+		switch string(d.Key()) {
+		case "ip":
+			if seen918&0x1 != 0 {
+				d.DuplicateKey("ip")
+			}
+			seen918 |= 0x1
+			cborwire.String(d, &m.IP)
+		case "hostnames":
+			if seen918&0x2 != 0 {
+				d.DuplicateKey("hostnames")
+			}
+			seen918 |= 0x2
+			if k920, ok := cborwire.ReuseSlice(d, &m.Hostnames); !ok {
+				if d.Null() {
+					m.Hostnames = nil
+				} else if n922, ok := d.OpenArray("[]string"); ok {
+					s921 := m.Hostnames[:0]
+					if cap(s921) < n922 {
+						s921 = make([]string, 0, cborwire.SliceCap[string](d, n922))
+					}
+					at923 := d.Offset()
+					for i := 0; d.NextElem(i, n922); i++ {
+						s921 = cborwire.Grow(d, s921, n922, at923)
+						cborwire.String(d, &s921[i])
+					}
+					if len(s921) == 0 {
+						s921 = []string{}
+					}
+					m.Hostnames = s921
+				}
+				cborwire.Keep(d, k920, m.Hostnames)
+			}
+		default:
+			d.SkipUnknown(&unknown919)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
+	n924, ok := d.OpenMap("PodSecurityContext")
+	if !ok {
+		return d.Err()
+	}
+	var seen925 uint64
+	var unknown926 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n924); i++ {
+		switch string(d.Key()) {
 		case "seLinuxOptions":
-			if k1183, ok := cborwire.ReusePtr(d, &m.SELinuxOptions); !ok {
+			if seen925&0x1 != 0 {
+				d.DuplicateKey("seLinuxOptions")
+			}
+			seen925 |= 0x1
+			if k927, ok := cborwire.ReusePtr(d, &m.SELinuxOptions); !ok {
 				if d.Null() {
 					m.SELinuxOptions = nil
 				} else {
@@ -12292,10 +10234,14 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SELinuxOptions).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k1183, m.SELinuxOptions)
+				cborwire.Keep(d, k927, m.SELinuxOptions)
 			}
 		case "windowsOptions":
-			if k1184, ok := cborwire.ReusePtr(d, &m.WindowsOptions); !ok {
+			if seen925&0x2 != 0 {
+				d.DuplicateKey("windowsOptions")
+			}
+			seen925 |= 0x2
+			if k928, ok := cborwire.ReusePtr(d, &m.WindowsOptions); !ok {
 				if d.Null() {
 					m.WindowsOptions = nil
 				} else {
@@ -12304,10 +10250,14 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WindowsOptions).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k1184, m.WindowsOptions)
+				cborwire.Keep(d, k928, m.WindowsOptions)
 			}
 		case "runAsUser":
-			if k1185, ok := cborwire.ReusePtr(d, &m.RunAsUser); !ok {
+			if seen925&0x4 != 0 {
+				d.DuplicateKey("runAsUser")
+			}
+			seen925 |= 0x4
+			if k929, ok := cborwire.ReusePtr(d, &m.RunAsUser); !ok {
 				if d.Null() {
 					m.RunAsUser = nil
 				} else {
@@ -12316,10 +10266,14 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RunAsUser)
 				}
-				cborwire.Keep(d, k1185, m.RunAsUser)
+				cborwire.Keep(d, k929, m.RunAsUser)
 			}
 		case "runAsGroup":
-			if k1186, ok := cborwire.ReusePtr(d, &m.RunAsGroup); !ok {
+			if seen925&0x8 != 0 {
+				d.DuplicateKey("runAsGroup")
+			}
+			seen925 |= 0x8
+			if k930, ok := cborwire.ReusePtr(d, &m.RunAsGroup); !ok {
 				if d.Null() {
 					m.RunAsGroup = nil
 				} else {
@@ -12328,10 +10282,14 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RunAsGroup)
 				}
-				cborwire.Keep(d, k1186, m.RunAsGroup)
+				cborwire.Keep(d, k930, m.RunAsGroup)
 			}
 		case "runAsNonRoot":
-			if k1187, ok := cborwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
+			if seen925&0x10 != 0 {
+				d.DuplicateKey("runAsNonRoot")
+			}
+			seen925 |= 0x10
+			if k931, ok := cborwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
 				if d.Null() {
 					m.RunAsNonRoot = nil
 				} else {
@@ -12340,46 +10298,112 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.RunAsNonRoot)
 				}
-				cborwire.Keep(d, k1187, m.RunAsNonRoot)
+				cborwire.Keep(d, k931, m.RunAsNonRoot)
 			}
-		case "readOnlyRootFilesystem":
-			if k1188, ok := cborwire.ReusePtr(d, &m.ReadOnlyRootFilesystem); !ok {
-				if d.Null() {
-					m.ReadOnlyRootFilesystem = nil
-				} else {
-					if m.ReadOnlyRootFilesystem == nil {
-						m.ReadOnlyRootFilesystem = cborwire.NewScalar[bool](d)
-					}
-					cborwire.Bool(d, m.ReadOnlyRootFilesystem)
-				}
-				cborwire.Keep(d, k1188, m.ReadOnlyRootFilesystem)
+		case "supplementalGroups":
+			if seen925&0x20 != 0 {
+				d.DuplicateKey("supplementalGroups")
 			}
-		case "allowPrivilegeEscalation":
-			if k1189, ok := cborwire.ReusePtr(d, &m.AllowPrivilegeEscalation); !ok {
+			seen925 |= 0x20
+			if k932, ok := cborwire.ReuseSlice(d, &m.SupplementalGroups); !ok {
 				if d.Null() {
-					m.AllowPrivilegeEscalation = nil
-				} else {
-					if m.AllowPrivilegeEscalation == nil {
-						m.AllowPrivilegeEscalation = cborwire.NewScalar[bool](d)
+					m.SupplementalGroups = nil
+				} else if n934, ok := d.OpenArray("[]int64"); ok {
+					s933 := m.SupplementalGroups[:0]
+					if cap(s933) < n934 {
+						s933 = make([]int64, 0, cborwire.SliceCap[int64](d, n934))
 					}
-					cborwire.Bool(d, m.AllowPrivilegeEscalation)
+					at935 := d.Offset()
+					for i := 0; d.NextElem(i, n934); i++ {
+						s933 = cborwire.Grow(d, s933, n934, at935)
+						cborwire.Int(d, &s933[i])
+					}
+					if len(s933) == 0 {
+						s933 = []int64{}
+					}
+					m.SupplementalGroups = s933
 				}
-				cborwire.Keep(d, k1189, m.AllowPrivilegeEscalation)
+				cborwire.Keep(d, k932, m.SupplementalGroups)
 			}
-		case "procMount":
-			if k1190, ok := cborwire.ReusePtr(d, &m.ProcMount); !ok {
+		case "supplementalGroupsPolicy":
+			if seen925&0x40 != 0 {
+				d.DuplicateKey("supplementalGroupsPolicy")
+			}
+			seen925 |= 0x40
+			if k936, ok := cborwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
 				if d.Null() {
-					m.ProcMount = nil
+					m.SupplementalGroupsPolicy = nil
 				} else {
-					if m.ProcMount == nil {
-						m.ProcMount = cborwire.NewString[ProcMountType](d)
+					if m.SupplementalGroupsPolicy == nil {
+						m.SupplementalGroupsPolicy = cborwire.NewString[SupplementalGroupsPolicy](d)
 					}
-					cborwire.String(d, m.ProcMount)
+					cborwire.String(d, m.SupplementalGroupsPolicy)
 				}
-				cborwire.Keep(d, k1190, m.ProcMount)
+				cborwire.Keep(d, k936, m.SupplementalGroupsPolicy)
+			}
+		case "fsGroup":
+			if seen925&0x80 != 0 {
+				d.DuplicateKey("fsGroup")
+			}
+			seen925 |= 0x80
+			if k937, ok := cborwire.ReusePtr(d, &m.FSGroup); !ok {
+				if d.Null() {
+					m.FSGroup = nil
+				} else {
+					if m.FSGroup == nil {
+						m.FSGroup = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.FSGroup)
+				}
+				cborwire.Keep(d, k937, m.FSGroup)
+			}
+		case "sysctls":
+			if seen925&0x100 != 0 {
+				d.DuplicateKey("sysctls")
+			}
+			seen925 |= 0x100
+			if k938, ok := cborwire.ReuseSlice(d, &m.Sysctls); !ok {
+				if d.Null() {
+					m.Sysctls = nil
+				} else if n940, ok := d.OpenArray("[]Sysctl"); ok {
+					s939 := m.Sysctls[:0]
+					if cap(s939) < n940 {
+						s939 = make([]Sysctl, 0, cborwire.SliceCap[Sysctl](d, n940))
+					}
+					at941 := d.Offset()
+					for i := 0; d.NextElem(i, n940); i++ {
+						s939 = cborwire.Grow(d, s939, n940, at941)
+						s939[i].DecodeCBOR(d)
+					}
+					if len(s939) == 0 {
+						s939 = []Sysctl{}
+					}
+					m.Sysctls = s939
+				}
+				cborwire.Keep(d, k938, m.Sysctls)
+			}
+		case "fsGroupChangePolicy":
+			if seen925&0x200 != 0 {
+				d.DuplicateKey("fsGroupChangePolicy")
+			}
+			seen925 |= 0x200
+			if k942, ok := cborwire.ReusePtr(d, &m.FSGroupChangePolicy); !ok {
+				if d.Null() {
+					m.FSGroupChangePolicy = nil
+				} else {
+					if m.FSGroupChangePolicy == nil {
+						m.FSGroupChangePolicy = cborwire.NewString[PodFSGroupChangePolicy](d)
+					}
+					cborwire.String(d, m.FSGroupChangePolicy)
+				}
+				cborwire.Keep(d, k942, m.FSGroupChangePolicy)
 			}
 		case "seccompProfile":
-			if k1191, ok := cborwire.ReusePtr(d, &m.SeccompProfile); !ok {
+			if seen925&0x400 != 0 {
+				d.DuplicateKey("seccompProfile")
+			}
+			seen925 |= 0x400
+			if k943, ok := cborwire.ReusePtr(d, &m.SeccompProfile); !ok {
 				if d.Null() {
 					m.SeccompProfile = nil
 				} else {
@@ -12388,10 +10412,14 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SeccompProfile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k1191, m.SeccompProfile)
+				cborwire.Keep(d, k943, m.SeccompProfile)
 			}
 		case "appArmorProfile":
-			if k1192, ok := cborwire.ReusePtr(d, &m.AppArmorProfile); !ok {
+			if seen925&0x800 != 0 {
+				d.DuplicateKey("appArmorProfile")
+			}
+			seen925 |= 0x800
+			if k944, ok := cborwire.ReusePtr(d, &m.AppArmorProfile); !ok {
 				if d.Null() {
 					m.AppArmorProfile = nil
 				} else {
@@ -12400,10 +10428,7027 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AppArmorProfile).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k1192, m.AppArmorProfile)
+				cborwire.Keep(d, k944, m.AppArmorProfile)
+			}
+		case "seLinuxChangePolicy":
+			if seen925&0x1000 != 0 {
+				d.DuplicateKey("seLinuxChangePolicy")
+			}
+			seen925 |= 0x1000
+			if k945, ok := cborwire.ReusePtr(d, &m.SELinuxChangePolicy); !ok {
+				if d.Null() {
+					m.SELinuxChangePolicy = nil
+				} else {
+					if m.SELinuxChangePolicy == nil {
+						m.SELinuxChangePolicy = cborwire.NewString[PodSELinuxChangePolicy](d)
+					}
+					cborwire.String(d, m.SELinuxChangePolicy)
+				}
+				cborwire.Keep(d, k945, m.SELinuxChangePolicy)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown926)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SeccompProfile) DecodeCBOR(d *cborwire.Decoder) error {
+	n946, ok := d.OpenMap("SeccompProfile")
+	if !ok {
+		return d.Err()
+	}
+	var seen947 uint64
+	var unknown948 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n946); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen947&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen947 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "localhostProfile":
+			if seen947&0x2 != 0 {
+				d.DuplicateKey("localhostProfile")
+			}
+			seen947 |= 0x2
+			if k949, ok := cborwire.ReusePtr(d, &m.LocalhostProfile); !ok {
+				if d.Null() {
+					m.LocalhostProfile = nil
+				} else {
+					if m.LocalhostProfile == nil {
+						m.LocalhostProfile = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.LocalhostProfile)
+				}
+				cborwire.Keep(d, k949, m.LocalhostProfile)
+			}
+		default:
+			d.SkipUnknown(&unknown948)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AppArmorProfile) DecodeCBOR(d *cborwire.Decoder) error {
+	n950, ok := d.OpenMap("AppArmorProfile")
+	if !ok {
+		return d.Err()
+	}
+	var seen951 uint64
+	var unknown952 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n950); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen951&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen951 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "localhostProfile":
+			if seen951&0x2 != 0 {
+				d.DuplicateKey("localhostProfile")
+			}
+			seen951 |= 0x2
+			if k953, ok := cborwire.ReusePtr(d, &m.LocalhostProfile); !ok {
+				if d.Null() {
+					m.LocalhostProfile = nil
+				} else {
+					if m.LocalhostProfile == nil {
+						m.LocalhostProfile = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.LocalhostProfile)
+				}
+				cborwire.Keep(d, k953, m.LocalhostProfile)
+			}
+		default:
+			d.SkipUnknown(&unknown952)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodDNSConfig) DecodeCBOR(d *cborwire.Decoder) error {
+	n954, ok := d.OpenMap("PodDNSConfig")
+	if !ok {
+		return d.Err()
+	}
+	var seen955 uint64
+	var unknown956 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n954); i++ {
+		switch string(d.Key()) {
+		case "nameservers":
+			if seen955&0x1 != 0 {
+				d.DuplicateKey("nameservers")
+			}
+			seen955 |= 0x1
+			if k957, ok := cborwire.ReuseSlice(d, &m.Nameservers); !ok {
+				if d.Null() {
+					m.Nameservers = nil
+				} else if n959, ok := d.OpenArray("[]string"); ok {
+					s958 := m.Nameservers[:0]
+					if cap(s958) < n959 {
+						s958 = make([]string, 0, cborwire.SliceCap[string](d, n959))
+					}
+					at960 := d.Offset()
+					for i := 0; d.NextElem(i, n959); i++ {
+						s958 = cborwire.Grow(d, s958, n959, at960)
+						cborwire.String(d, &s958[i])
+					}
+					if len(s958) == 0 {
+						s958 = []string{}
+					}
+					m.Nameservers = s958
+				}
+				cborwire.Keep(d, k957, m.Nameservers)
+			}
+		case "searches":
+			if seen955&0x2 != 0 {
+				d.DuplicateKey("searches")
+			}
+			seen955 |= 0x2
+			if k961, ok := cborwire.ReuseSlice(d, &m.Searches); !ok {
+				if d.Null() {
+					m.Searches = nil
+				} else if n963, ok := d.OpenArray("[]string"); ok {
+					s962 := m.Searches[:0]
+					if cap(s962) < n963 {
+						s962 = make([]string, 0, cborwire.SliceCap[string](d, n963))
+					}
+					at964 := d.Offset()
+					for i := 0; d.NextElem(i, n963); i++ {
+						s962 = cborwire.Grow(d, s962, n963, at964)
+						cborwire.String(d, &s962[i])
+					}
+					if len(s962) == 0 {
+						s962 = []string{}
+					}
+					m.Searches = s962
+				}
+				cborwire.Keep(d, k961, m.Searches)
+			}
+		case "options":
+			if seen955&0x4 != 0 {
+				d.DuplicateKey("options")
+			}
+			seen955 |= 0x4
+			if k965, ok := cborwire.ReuseSlice(d, &m.Options); !ok {
+				if d.Null() {
+					m.Options = nil
+				} else if n967, ok := d.OpenArray("[]PodDNSConfigOption"); ok {
+					s966 := m.Options[:0]
+					if cap(s966) < n967 {
+						s966 = make([]PodDNSConfigOption, 0, cborwire.SliceCap[PodDNSConfigOption](d, n967))
+					}
+					at968 := d.Offset()
+					for i := 0; d.NextElem(i, n967); i++ {
+						s966 = cborwire.Grow(d, s966, n967, at968)
+						s966[i].DecodeCBOR(d)
+					}
+					if len(s966) == 0 {
+						s966 = []PodDNSConfigOption{}
+					}
+					m.Options = s966
+				}
+				cborwire.Keep(d, k965, m.Options)
+			}
+		default:
+			d.SkipUnknown(&unknown956)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodDNSConfigOption) DecodeCBOR(d *cborwire.Decoder) error {
+	n969, ok := d.OpenMap("PodDNSConfigOption")
+	if !ok {
+		return d.Err()
+	}
+	var seen970 uint64
+	var unknown971 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n969); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen970&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen970 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "value":
+			if seen970&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen970 |= 0x2
+			if k972, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+				if d.Null() {
+					m.Value = nil
+				} else {
+					if m.Value == nil {
+						m.Value = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.Value)
+				}
+				cborwire.Keep(d, k972, m.Value)
+			}
+		default:
+			d.SkipUnknown(&unknown971)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodIP) DecodeCBOR(d *cborwire.Decoder) error {
+	n973, ok := d.OpenMap("PodIP")
+	if !ok {
+		return d.Err()
+	}
+	var seen974 uint64
+	var unknown975 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n973); i++ {
+		switch string(d.Key()) {
+		case "ip":
+			if seen974&0x1 != 0 {
+				d.DuplicateKey("ip")
+			}
+			seen974 |= 0x1
+			cborwire.UniqueString(d, &m.IP)
+		default:
+			d.SkipUnknown(&unknown975)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *HostIP) DecodeCBOR(d *cborwire.Decoder) error {
+	n976, ok := d.OpenMap("HostIP")
+	if !ok {
+		return d.Err()
+	}
+	var seen977 uint64
+	var unknown978 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n976); i++ {
+		switch string(d.Key()) {
+		case "ip":
+			if seen977&0x1 != 0 {
+				d.DuplicateKey("ip")
+			}
+			seen977 |= 0x1
+			cborwire.String(d, &m.IP)
+		default:
+			d.SkipUnknown(&unknown978)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
+	n979, ok := d.OpenMap("EphemeralContainerCommon")
+	if !ok {
+		return d.Err()
+	}
+	var seen980 uint64
+	var unknown981 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n979); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen980&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen980 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "image":
+			if seen980&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen980 |= 0x2
+			cborwire.String(d, &m.Image)
+		case "command":
+			if seen980&0x4 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen980 |= 0x4
+			if k982, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n984, ok := d.OpenArray("[]string"); ok {
+					s983 := m.Command[:0]
+					if cap(s983) < n984 {
+						s983 = make([]string, 0, cborwire.SliceCap[string](d, n984))
+					}
+					at985 := d.Offset()
+					for i := 0; d.NextElem(i, n984); i++ {
+						s983 = cborwire.Grow(d, s983, n984, at985)
+						cborwire.String(d, &s983[i])
+					}
+					if len(s983) == 0 {
+						s983 = []string{}
+					}
+					m.Command = s983
+				}
+				cborwire.Keep(d, k982, m.Command)
+			}
+		case "args":
+			if seen980&0x8 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen980 |= 0x8
+			if k986, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n988, ok := d.OpenArray("[]string"); ok {
+					s987 := m.Args[:0]
+					if cap(s987) < n988 {
+						s987 = make([]string, 0, cborwire.SliceCap[string](d, n988))
+					}
+					at989 := d.Offset()
+					for i := 0; d.NextElem(i, n988); i++ {
+						s987 = cborwire.Grow(d, s987, n988, at989)
+						cborwire.String(d, &s987[i])
+					}
+					if len(s987) == 0 {
+						s987 = []string{}
+					}
+					m.Args = s987
+				}
+				cborwire.Keep(d, k986, m.Args)
+			}
+		case "workingDir":
+			if seen980&0x10 != 0 {
+				d.DuplicateKey("workingDir")
+			}
+			seen980 |= 0x10
+			cborwire.String(d, &m.WorkingDir)
+		case "ports":
+			if seen980&0x20 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen980 |= 0x20
+			if k990, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n992, ok := d.OpenArray("[]ContainerPort"); ok {
+					s991 := m.Ports[:0]
+					if cap(s991) < n992 {
+						s991 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n992))
+					}
+					at993 := d.Offset()
+					for i := 0; d.NextElem(i, n992); i++ {
+						s991 = cborwire.Grow(d, s991, n992, at993)
+						s991[i].DecodeCBOR(d)
+					}
+					if len(s991) == 0 {
+						s991 = []ContainerPort{}
+					}
+					m.Ports = s991
+				}
+				cborwire.Keep(d, k990, m.Ports)
+			}
+		case "envFrom":
+			if seen980&0x40 != 0 {
+				d.DuplicateKey("envFrom")
+			}
+			seen980 |= 0x40
+			if k994, ok := cborwire.ReuseSlice(d, &m.EnvFrom); !ok {
+				if d.Null() {
+					m.EnvFrom = nil
+				} else if n996, ok := d.OpenArray("[]EnvFromSource"); ok {
+					s995 := m.EnvFrom[:0]
+					if cap(s995) < n996 {
+						s995 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n996))
+					}
+					at997 := d.Offset()
+					for i := 0; d.NextElem(i, n996); i++ {
+						s995 = cborwire.Grow(d, s995, n996, at997)
+						s995[i].DecodeCBOR(d)
+					}
+					if len(s995) == 0 {
+						s995 = []EnvFromSource{}
+					}
+					m.EnvFrom = s995
+				}
+				cborwire.Keep(d, k994, m.EnvFrom)
+			}
+		case "env":
+			if seen980&0x80 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen980 |= 0x80
+			if k998, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n1000, ok := d.OpenArray("[]EnvVar"); ok {
+					s999 := m.Env[:0]
+					if cap(s999) < n1000 {
+						s999 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n1000))
+					}
+					at1001 := d.Offset()
+					for i := 0; d.NextElem(i, n1000); i++ {
+						s999 = cborwire.Grow(d, s999, n1000, at1001)
+						s999[i].DecodeCBOR(d)
+					}
+					if len(s999) == 0 {
+						s999 = []EnvVar{}
+					}
+					m.Env = s999
+				}
+				cborwire.Keep(d, k998, m.Env)
+			}
+		case "resources":
+			if seen980&0x100 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen980 |= 0x100
+			m.Resources.DecodeCBOR(d)
+		case "resizePolicy":
+			if seen980&0x200 != 0 {
+				d.DuplicateKey("resizePolicy")
+			}
+			seen980 |= 0x200
+			if k1002, ok := cborwire.ReuseSlice(d, &m.ResizePolicy); !ok {
+				if d.Null() {
+					m.ResizePolicy = nil
+				} else if n1004, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
+					s1003 := m.ResizePolicy[:0]
+					if cap(s1003) < n1004 {
+						s1003 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n1004))
+					}
+					at1005 := d.Offset()
+					for i := 0; d.NextElem(i, n1004); i++ {
+						s1003 = cborwire.Grow(d, s1003, n1004, at1005)
+						s1003[i].DecodeCBOR(d)
+					}
+					if len(s1003) == 0 {
+						s1003 = []ContainerResizePolicy{}
+					}
+					m.ResizePolicy = s1003
+				}
+				cborwire.Keep(d, k1002, m.ResizePolicy)
+			}
+		case "restartPolicy":
+			if seen980&0x400 != 0 {
+				d.DuplicateKey("restartPolicy")
+			}
+			seen980 |= 0x400
+			if k1006, ok := cborwire.ReusePtr(d, &m.RestartPolicy); !ok {
+				if d.Null() {
+					m.RestartPolicy = nil
+				} else {
+					if m.RestartPolicy == nil {
+						m.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
+					}
+					cborwire.String(d, m.RestartPolicy)
+				}
+				cborwire.Keep(d, k1006, m.RestartPolicy)
+			}
+		case "restartPolicyRules":
+			if seen980&0x800 != 0 {
+				d.DuplicateKey("restartPolicyRules")
+			}
+			seen980 |= 0x800
+			if k1007, ok := cborwire.ReuseSlice(d, &m.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.RestartPolicyRules = nil
+				} else if n1009, ok := d.OpenArray("[]ContainerRestartRule"); ok {
+					s1008 := m.RestartPolicyRules[:0]
+					if cap(s1008) < n1009 {
+						s1008 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n1009))
+					}
+					at1010 := d.Offset()
+					for i := 0; d.NextElem(i, n1009); i++ {
+						s1008 = cborwire.Grow(d, s1008, n1009, at1010)
+						s1008[i].DecodeCBOR(d)
+					}
+					if len(s1008) == 0 {
+						s1008 = []ContainerRestartRule{}
+					}
+					m.RestartPolicyRules = s1008
+				}
+				cborwire.Keep(d, k1007, m.RestartPolicyRules)
+			}
+		case "volumeMounts":
+			if seen980&0x1000 != 0 {
+				d.DuplicateKey("volumeMounts")
+			}
+			seen980 |= 0x1000
+			if k1011, ok := cborwire.ReuseSlice(d, &m.VolumeMounts); !ok {
+				if d.Null() {
+					m.VolumeMounts = nil
+				} else if n1013, ok := d.OpenArray("[]VolumeMount"); ok {
+					s1012 := m.VolumeMounts[:0]
+					if cap(s1012) < n1013 {
+						s1012 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n1013))
+					}
+					at1014 := d.Offset()
+					for i := 0; d.NextElem(i, n1013); i++ {
+						s1012 = cborwire.Grow(d, s1012, n1013, at1014)
+						s1012[i].DecodeCBOR(d)
+					}
+					if len(s1012) == 0 {
+						s1012 = []VolumeMount{}
+					}
+					m.VolumeMounts = s1012
+				}
+				cborwire.Keep(d, k1011, m.VolumeMounts)
+			}
+		case "volumeDevices":
+			if seen980&0x2000 != 0 {
+				d.DuplicateKey("volumeDevices")
+			}
+			seen980 |= 0x2000
+			if k1015, ok := cborwire.ReuseSlice(d, &m.VolumeDevices); !ok {
+				if d.Null() {
+					m.VolumeDevices = nil
+				} else if n1017, ok := d.OpenArray("[]VolumeDevice"); ok {
+					s1016 := m.VolumeDevices[:0]
+					if cap(s1016) < n1017 {
+						s1016 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n1017))
+					}
+					at1018 := d.Offset()
+					for i := 0; d.NextElem(i, n1017); i++ {
+						s1016 = cborwire.Grow(d, s1016, n1017, at1018)
+						s1016[i].DecodeCBOR(d)
+					}
+					if len(s1016) == 0 {
+						s1016 = []VolumeDevice{}
+					}
+					m.VolumeDevices = s1016
+				}
+				cborwire.Keep(d, k1015, m.VolumeDevices)
+			}
+		case "livenessProbe":
+			if seen980&0x4000 != 0 {
+				d.DuplicateKey("livenessProbe")
+			}
+			seen980 |= 0x4000
+			if k1019, ok := cborwire.ReusePtr(d, &m.LivenessProbe); !ok {
+				if d.Null() {
+					m.LivenessProbe = nil
+				} else {
+					if m.LivenessProbe == nil {
+						m.LivenessProbe = new(Probe)
+					}
+					(*m.LivenessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1019, m.LivenessProbe)
+			}
+		case "readinessProbe":
+			if seen980&0x8000 != 0 {
+				d.DuplicateKey("readinessProbe")
+			}
+			seen980 |= 0x8000
+			if k1020, ok := cborwire.ReusePtr(d, &m.ReadinessProbe); !ok {
+				if d.Null() {
+					m.ReadinessProbe = nil
+				} else {
+					if m.ReadinessProbe == nil {
+						m.ReadinessProbe = new(Probe)
+					}
+					(*m.ReadinessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1020, m.ReadinessProbe)
+			}
+		case "startupProbe":
+			if seen980&0x10000 != 0 {
+				d.DuplicateKey("startupProbe")
+			}
+			seen980 |= 0x10000
+			if k1021, ok := cborwire.ReusePtr(d, &m.StartupProbe); !ok {
+				if d.Null() {
+					m.StartupProbe = nil
+				} else {
+					if m.StartupProbe == nil {
+						m.StartupProbe = new(Probe)
+					}
+					(*m.StartupProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1021, m.StartupProbe)
+			}
+		case "lifecycle":
+			if seen980&0x20000 != 0 {
+				d.DuplicateKey("lifecycle")
+			}
+			seen980 |= 0x20000
+			if k1022, ok := cborwire.ReusePtr(d, &m.Lifecycle); !ok {
+				if d.Null() {
+					m.Lifecycle = nil
+				} else {
+					if m.Lifecycle == nil {
+						m.Lifecycle = new(Lifecycle)
+					}
+					(*m.Lifecycle).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1022, m.Lifecycle)
+			}
+		case "terminationMessagePath":
+			if seen980&0x40000 != 0 {
+				d.DuplicateKey("terminationMessagePath")
+			}
+			seen980 |= 0x40000
+			cborwire.String(d, &m.TerminationMessagePath)
+		case "terminationMessagePolicy":
+			if seen980&0x80000 != 0 {
+				d.DuplicateKey("terminationMessagePolicy")
+			}
+			seen980 |= 0x80000
+			cborwire.String(d, &m.TerminationMessagePolicy)
+		case "imagePullPolicy":
+			if seen980&0x100000 != 0 {
+				d.DuplicateKey("imagePullPolicy")
+			}
+			seen980 |= 0x100000
+			cborwire.String(d, &m.ImagePullPolicy)
+		case "securityContext":
+			if seen980&0x200000 != 0 {
+				d.DuplicateKey("securityContext")
+			}
+			seen980 |= 0x200000
+			if k1023, ok := cborwire.ReusePtr(d, &m.SecurityContext); !ok {
+				if d.Null() {
+					m.SecurityContext = nil
+				} else {
+					if m.SecurityContext == nil {
+						m.SecurityContext = new(SecurityContext)
+					}
+					(*m.SecurityContext).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1023, m.SecurityContext)
+			}
+		case "stdin":
+			if seen980&0x400000 != 0 {
+				d.DuplicateKey("stdin")
+			}
+			seen980 |= 0x400000
+			cborwire.Bool(d, &m.Stdin)
+		case "stdinOnce":
+			if seen980&0x800000 != 0 {
+				d.DuplicateKey("stdinOnce")
+			}
+			seen980 |= 0x800000
+			cborwire.Bool(d, &m.StdinOnce)
+		case "tty":
+			if seen980&0x1000000 != 0 {
+				d.DuplicateKey("tty")
+			}
+			seen980 |= 0x1000000
+			cborwire.Bool(d, &m.TTY)
+		default:
+			d.SkipUnknown(&unknown981)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
+	n1024, ok := d.OpenMap("EphemeralContainer")
+	if !ok {
+		return d.Err()
+	}
+	var seen1025 uint64
+	var unknown1026 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1024); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1025&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1025 |= 0x1
+			cborwire.String(d, &m.EphemeralContainerCommon.Name)
+		case "image":
+			if seen1025&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen1025 |= 0x2
+			cborwire.String(d, &m.EphemeralContainerCommon.Image)
+		case "command":
+			if seen1025&0x4 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen1025 |= 0x4
+			if k1027, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Command); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Command = nil
+				} else if n1029, ok := d.OpenArray("[]string"); ok {
+					s1028 := m.EphemeralContainerCommon.Command[:0]
+					if cap(s1028) < n1029 {
+						s1028 = make([]string, 0, cborwire.SliceCap[string](d, n1029))
+					}
+					at1030 := d.Offset()
+					for i := 0; d.NextElem(i, n1029); i++ {
+						s1028 = cborwire.Grow(d, s1028, n1029, at1030)
+						cborwire.String(d, &s1028[i])
+					}
+					if len(s1028) == 0 {
+						s1028 = []string{}
+					}
+					m.EphemeralContainerCommon.Command = s1028
+				}
+				cborwire.Keep(d, k1027, m.EphemeralContainerCommon.Command)
+			}
+		case "args":
+			if seen1025&0x8 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen1025 |= 0x8
+			if k1031, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Args); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Args = nil
+				} else if n1033, ok := d.OpenArray("[]string"); ok {
+					s1032 := m.EphemeralContainerCommon.Args[:0]
+					if cap(s1032) < n1033 {
+						s1032 = make([]string, 0, cborwire.SliceCap[string](d, n1033))
+					}
+					at1034 := d.Offset()
+					for i := 0; d.NextElem(i, n1033); i++ {
+						s1032 = cborwire.Grow(d, s1032, n1033, at1034)
+						cborwire.String(d, &s1032[i])
+					}
+					if len(s1032) == 0 {
+						s1032 = []string{}
+					}
+					m.EphemeralContainerCommon.Args = s1032
+				}
+				cborwire.Keep(d, k1031, m.EphemeralContainerCommon.Args)
+			}
+		case "workingDir":
+			if seen1025&0x10 != 0 {
+				d.DuplicateKey("workingDir")
+			}
+			seen1025 |= 0x10
+			cborwire.String(d, &m.EphemeralContainerCommon.WorkingDir)
+		case "ports":
+			if seen1025&0x20 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen1025 |= 0x20
+			if k1035, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Ports); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Ports = nil
+				} else if n1037, ok := d.OpenArray("[]ContainerPort"); ok {
+					s1036 := m.EphemeralContainerCommon.Ports[:0]
+					if cap(s1036) < n1037 {
+						s1036 = make([]ContainerPort, 0, cborwire.SliceCap[ContainerPort](d, n1037))
+					}
+					at1038 := d.Offset()
+					for i := 0; d.NextElem(i, n1037); i++ {
+						s1036 = cborwire.Grow(d, s1036, n1037, at1038)
+						s1036[i].DecodeCBOR(d)
+					}
+					if len(s1036) == 0 {
+						s1036 = []ContainerPort{}
+					}
+					m.EphemeralContainerCommon.Ports = s1036
+				}
+				cborwire.Keep(d, k1035, m.EphemeralContainerCommon.Ports)
+			}
+		case "envFrom":
+			if seen1025&0x40 != 0 {
+				d.DuplicateKey("envFrom")
+			}
+			seen1025 |= 0x40
+			if k1039, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.EnvFrom); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.EnvFrom = nil
+				} else if n1041, ok := d.OpenArray("[]EnvFromSource"); ok {
+					s1040 := m.EphemeralContainerCommon.EnvFrom[:0]
+					if cap(s1040) < n1041 {
+						s1040 = make([]EnvFromSource, 0, cborwire.SliceCap[EnvFromSource](d, n1041))
+					}
+					at1042 := d.Offset()
+					for i := 0; d.NextElem(i, n1041); i++ {
+						s1040 = cborwire.Grow(d, s1040, n1041, at1042)
+						s1040[i].DecodeCBOR(d)
+					}
+					if len(s1040) == 0 {
+						s1040 = []EnvFromSource{}
+					}
+					m.EphemeralContainerCommon.EnvFrom = s1040
+				}
+				cborwire.Keep(d, k1039, m.EphemeralContainerCommon.EnvFrom)
+			}
+		case "env":
+			if seen1025&0x80 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen1025 |= 0x80
+			if k1043, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.Env); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Env = nil
+				} else if n1045, ok := d.OpenArray("[]EnvVar"); ok {
+					s1044 := m.EphemeralContainerCommon.Env[:0]
+					if cap(s1044) < n1045 {
+						s1044 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n1045))
+					}
+					at1046 := d.Offset()
+					for i := 0; d.NextElem(i, n1045); i++ {
+						s1044 = cborwire.Grow(d, s1044, n1045, at1046)
+						s1044[i].DecodeCBOR(d)
+					}
+					if len(s1044) == 0 {
+						s1044 = []EnvVar{}
+					}
+					m.EphemeralContainerCommon.Env = s1044
+				}
+				cborwire.Keep(d, k1043, m.EphemeralContainerCommon.Env)
+			}
+		case "resources":
+			if seen1025&0x100 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen1025 |= 0x100
+			m.EphemeralContainerCommon.Resources.DecodeCBOR(d)
+		case "resizePolicy":
+			if seen1025&0x200 != 0 {
+				d.DuplicateKey("resizePolicy")
+			}
+			seen1025 |= 0x200
+			if k1047, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.ResizePolicy); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.ResizePolicy = nil
+				} else if n1049, ok := d.OpenArray("[]ContainerResizePolicy"); ok {
+					s1048 := m.EphemeralContainerCommon.ResizePolicy[:0]
+					if cap(s1048) < n1049 {
+						s1048 = make([]ContainerResizePolicy, 0, cborwire.SliceCap[ContainerResizePolicy](d, n1049))
+					}
+					at1050 := d.Offset()
+					for i := 0; d.NextElem(i, n1049); i++ {
+						s1048 = cborwire.Grow(d, s1048, n1049, at1050)
+						s1048[i].DecodeCBOR(d)
+					}
+					if len(s1048) == 0 {
+						s1048 = []ContainerResizePolicy{}
+					}
+					m.EphemeralContainerCommon.ResizePolicy = s1048
+				}
+				cborwire.Keep(d, k1047, m.EphemeralContainerCommon.ResizePolicy)
+			}
+		case "restartPolicy":
+			if seen1025&0x400 != 0 {
+				d.DuplicateKey("restartPolicy")
+			}
+			seen1025 |= 0x400
+			if k1051, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.RestartPolicy); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.RestartPolicy = nil
+				} else {
+					if m.EphemeralContainerCommon.RestartPolicy == nil {
+						m.EphemeralContainerCommon.RestartPolicy = cborwire.NewString[ContainerRestartPolicy](d)
+					}
+					cborwire.String(d, m.EphemeralContainerCommon.RestartPolicy)
+				}
+				cborwire.Keep(d, k1051, m.EphemeralContainerCommon.RestartPolicy)
+			}
+		case "restartPolicyRules":
+			if seen1025&0x800 != 0 {
+				d.DuplicateKey("restartPolicyRules")
+			}
+			seen1025 |= 0x800
+			if k1052, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.RestartPolicyRules); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.RestartPolicyRules = nil
+				} else if n1054, ok := d.OpenArray("[]ContainerRestartRule"); ok {
+					s1053 := m.EphemeralContainerCommon.RestartPolicyRules[:0]
+					if cap(s1053) < n1054 {
+						s1053 = make([]ContainerRestartRule, 0, cborwire.SliceCap[ContainerRestartRule](d, n1054))
+					}
+					at1055 := d.Offset()
+					for i := 0; d.NextElem(i, n1054); i++ {
+						s1053 = cborwire.Grow(d, s1053, n1054, at1055)
+						s1053[i].DecodeCBOR(d)
+					}
+					if len(s1053) == 0 {
+						s1053 = []ContainerRestartRule{}
+					}
+					m.EphemeralContainerCommon.RestartPolicyRules = s1053
+				}
+				cborwire.Keep(d, k1052, m.EphemeralContainerCommon.RestartPolicyRules)
+			}
+		case "volumeMounts":
+			if seen1025&0x1000 != 0 {
+				d.DuplicateKey("volumeMounts")
+			}
+			seen1025 |= 0x1000
+			if k1056, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeMounts); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.VolumeMounts = nil
+				} else if n1058, ok := d.OpenArray("[]VolumeMount"); ok {
+					s1057 := m.EphemeralContainerCommon.VolumeMounts[:0]
+					if cap(s1057) < n1058 {
+						s1057 = make([]VolumeMount, 0, cborwire.SliceCap[VolumeMount](d, n1058))
+					}
+					at1059 := d.Offset()
+					for i := 0; d.NextElem(i, n1058); i++ {
+						s1057 = cborwire.Grow(d, s1057, n1058, at1059)
+						s1057[i].DecodeCBOR(d)
+					}
+					if len(s1057) == 0 {
+						s1057 = []VolumeMount{}
+					}
+					m.EphemeralContainerCommon.VolumeMounts = s1057
+				}
+				cborwire.Keep(d, k1056, m.EphemeralContainerCommon.VolumeMounts)
+			}
+		case "volumeDevices":
+			if seen1025&0x2000 != 0 {
+				d.DuplicateKey("volumeDevices")
+			}
+			seen1025 |= 0x2000
+			if k1060, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerCommon.VolumeDevices); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.VolumeDevices = nil
+				} else if n1062, ok := d.OpenArray("[]VolumeDevice"); ok {
+					s1061 := m.EphemeralContainerCommon.VolumeDevices[:0]
+					if cap(s1061) < n1062 {
+						s1061 = make([]VolumeDevice, 0, cborwire.SliceCap[VolumeDevice](d, n1062))
+					}
+					at1063 := d.Offset()
+					for i := 0; d.NextElem(i, n1062); i++ {
+						s1061 = cborwire.Grow(d, s1061, n1062, at1063)
+						s1061[i].DecodeCBOR(d)
+					}
+					if len(s1061) == 0 {
+						s1061 = []VolumeDevice{}
+					}
+					m.EphemeralContainerCommon.VolumeDevices = s1061
+				}
+				cborwire.Keep(d, k1060, m.EphemeralContainerCommon.VolumeDevices)
+			}
+		case "livenessProbe":
+			if seen1025&0x4000 != 0 {
+				d.DuplicateKey("livenessProbe")
+			}
+			seen1025 |= 0x4000
+			if k1064, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.LivenessProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.LivenessProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.LivenessProbe == nil {
+						m.EphemeralContainerCommon.LivenessProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.LivenessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1064, m.EphemeralContainerCommon.LivenessProbe)
+			}
+		case "readinessProbe":
+			if seen1025&0x8000 != 0 {
+				d.DuplicateKey("readinessProbe")
+			}
+			seen1025 |= 0x8000
+			if k1065, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.ReadinessProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.ReadinessProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.ReadinessProbe == nil {
+						m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.ReadinessProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1065, m.EphemeralContainerCommon.ReadinessProbe)
+			}
+		case "startupProbe":
+			if seen1025&0x10000 != 0 {
+				d.DuplicateKey("startupProbe")
+			}
+			seen1025 |= 0x10000
+			if k1066, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.StartupProbe); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.StartupProbe = nil
+				} else {
+					if m.EphemeralContainerCommon.StartupProbe == nil {
+						m.EphemeralContainerCommon.StartupProbe = new(Probe)
+					}
+					(*m.EphemeralContainerCommon.StartupProbe).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1066, m.EphemeralContainerCommon.StartupProbe)
+			}
+		case "lifecycle":
+			if seen1025&0x20000 != 0 {
+				d.DuplicateKey("lifecycle")
+			}
+			seen1025 |= 0x20000
+			if k1067, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.Lifecycle); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.Lifecycle = nil
+				} else {
+					if m.EphemeralContainerCommon.Lifecycle == nil {
+						m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
+					}
+					(*m.EphemeralContainerCommon.Lifecycle).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1067, m.EphemeralContainerCommon.Lifecycle)
+			}
+		case "terminationMessagePath":
+			if seen1025&0x40000 != 0 {
+				d.DuplicateKey("terminationMessagePath")
+			}
+			seen1025 |= 0x40000
+			cborwire.String(d, &m.EphemeralContainerCommon.TerminationMessagePath)
+		case "terminationMessagePolicy":
+			if seen1025&0x80000 != 0 {
+				d.DuplicateKey("terminationMessagePolicy")
+			}
+			seen1025 |= 0x80000
+			cborwire.String(d, &m.EphemeralContainerCommon.TerminationMessagePolicy)
+		case "imagePullPolicy":
+			if seen1025&0x100000 != 0 {
+				d.DuplicateKey("imagePullPolicy")
+			}
+			seen1025 |= 0x100000
+			cborwire.String(d, &m.EphemeralContainerCommon.ImagePullPolicy)
+		case "securityContext":
+			if seen1025&0x200000 != 0 {
+				d.DuplicateKey("securityContext")
+			}
+			seen1025 |= 0x200000
+			if k1068, ok := cborwire.ReusePtr(d, &m.EphemeralContainerCommon.SecurityContext); !ok {
+				if d.Null() {
+					m.EphemeralContainerCommon.SecurityContext = nil
+				} else {
+					if m.EphemeralContainerCommon.SecurityContext == nil {
+						m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
+					}
+					(*m.EphemeralContainerCommon.SecurityContext).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1068, m.EphemeralContainerCommon.SecurityContext)
+			}
+		case "stdin":
+			if seen1025&0x400000 != 0 {
+				d.DuplicateKey("stdin")
+			}
+			seen1025 |= 0x400000
+			cborwire.Bool(d, &m.EphemeralContainerCommon.Stdin)
+		case "stdinOnce":
+			if seen1025&0x800000 != 0 {
+				d.DuplicateKey("stdinOnce")
+			}
+			seen1025 |= 0x800000
+			cborwire.Bool(d, &m.EphemeralContainerCommon.StdinOnce)
+		case "tty":
+			if seen1025&0x1000000 != 0 {
+				d.DuplicateKey("tty")
+			}
+			seen1025 |= 0x1000000
+			cborwire.Bool(d, &m.EphemeralContainerCommon.TTY)
+		case "targetContainerName":
+			if seen1025&0x2000000 != 0 {
+				d.DuplicateKey("targetContainerName")
+			}
+			seen1025 |= 0x2000000
+			cborwire.String(d, &m.TargetContainerName)
+		default:
+			d.SkipUnknown(&unknown1026)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1069, ok := d.OpenMap("PodStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1070 uint64
+	var unknown1071 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1069); i++ {
+		switch string(d.Key()) {
+		case "observedGeneration":
+			if seen1070&0x1 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen1070 |= 0x1
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "phase":
+			if seen1070&0x2 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen1070 |= 0x2
+			cborwire.String(d, &m.Phase)
+		case "conditions":
+			if seen1070&0x4 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1070 |= 0x4
+			if k1072, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1074, ok := d.OpenArray("[]PodCondition"); ok {
+					s1073 := m.Conditions[:0]
+					if cap(s1073) < n1074 {
+						s1073 = make([]PodCondition, 0, cborwire.SliceCap[PodCondition](d, n1074))
+					}
+					at1075 := d.Offset()
+					for i := 0; d.NextElem(i, n1074); i++ {
+						s1073 = cborwire.Grow(d, s1073, n1074, at1075)
+						s1073[i].DecodeCBOR(d)
+					}
+					if len(s1073) == 0 {
+						s1073 = []PodCondition{}
+					}
+					m.Conditions = s1073
+				}
+				cborwire.Keep(d, k1072, m.Conditions)
+			}
+		case "message":
+			if seen1070&0x8 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1070 |= 0x8
+			cborwire.String(d, &m.Message)
+		case "reason":
+			if seen1070&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1070 |= 0x10
+			cborwire.String(d, &m.Reason)
+		case "nominatedNodeName":
+			if seen1070&0x20 != 0 {
+				d.DuplicateKey("nominatedNodeName")
+			}
+			seen1070 |= 0x20
+			cborwire.String(d, &m.NominatedNodeName)
+		case "hostIP":
+			if seen1070&0x40 != 0 {
+				d.DuplicateKey("hostIP")
+			}
+			seen1070 |= 0x40
+			cborwire.String(d, &m.HostIP)
+		case "hostIPs":
+			if seen1070&0x80 != 0 {
+				d.DuplicateKey("hostIPs")
+			}
+			seen1070 |= 0x80
+			if k1076, ok := cborwire.ReuseSlice(d, &m.HostIPs); !ok {
+				if d.Null() {
+					m.HostIPs = nil
+				} else if n1078, ok := d.OpenArray("[]HostIP"); ok {
+					s1077 := m.HostIPs[:0]
+					if cap(s1077) < n1078 {
+						s1077 = make([]HostIP, 0, cborwire.SliceCap[HostIP](d, n1078))
+					}
+					at1079 := d.Offset()
+					for i := 0; d.NextElem(i, n1078); i++ {
+						s1077 = cborwire.Grow(d, s1077, n1078, at1079)
+						s1077[i].DecodeCBOR(d)
+					}
+					if len(s1077) == 0 {
+						s1077 = []HostIP{}
+					}
+					m.HostIPs = s1077
+				}
+				cborwire.Keep(d, k1076, m.HostIPs)
+			}
+		case "podIP":
+			if seen1070&0x100 != 0 {
+				d.DuplicateKey("podIP")
+			}
+			seen1070 |= 0x100
+			cborwire.UniqueString(d, &m.PodIP)
+		case "podIPs":
+			if seen1070&0x200 != 0 {
+				d.DuplicateKey("podIPs")
+			}
+			seen1070 |= 0x200
+			if k1080, ok := cborwire.ReuseSlice(d, &m.PodIPs); !ok {
+				if d.Null() {
+					m.PodIPs = nil
+				} else if n1082, ok := d.OpenArray("[]PodIP"); ok {
+					s1081 := m.PodIPs[:0]
+					if cap(s1081) < n1082 {
+						s1081 = make([]PodIP, 0, cborwire.SliceCap[PodIP](d, n1082))
+					}
+					at1083 := d.Offset()
+					for i := 0; d.NextElem(i, n1082); i++ {
+						s1081 = cborwire.Grow(d, s1081, n1082, at1083)
+						s1081[i].DecodeCBOR(d)
+					}
+					if len(s1081) == 0 {
+						s1081 = []PodIP{}
+					}
+					m.PodIPs = s1081
+				}
+				cborwire.Keep(d, k1080, m.PodIPs)
+			}
+		case "startTime":
+			if seen1070&0x400 != 0 {
+				d.DuplicateKey("startTime")
+			}
+			seen1070 |= 0x400
+			if k1084, ok := cborwire.ReusePtr(d, &m.StartTime); !ok {
+				if d.Null() {
+					m.StartTime = nil
+				} else {
+					if m.StartTime == nil {
+						m.StartTime = new(metav1.Time)
+					}
+					(*m.StartTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1084, m.StartTime)
+			}
+		case "initContainerStatuses":
+			if seen1070&0x800 != 0 {
+				d.DuplicateKey("initContainerStatuses")
+			}
+			seen1070 |= 0x800
+			if k1085, ok := cborwire.ReuseSlice(d, &m.InitContainerStatuses); !ok {
+				if d.Null() {
+					m.InitContainerStatuses = nil
+				} else if n1087, ok := d.OpenArray("[]ContainerStatus"); ok {
+					s1086 := m.InitContainerStatuses[:0]
+					if cap(s1086) < n1087 {
+						s1086 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n1087))
+					}
+					at1088 := d.Offset()
+					for i := 0; d.NextElem(i, n1087); i++ {
+						s1086 = cborwire.Grow(d, s1086, n1087, at1088)
+						s1086[i].DecodeCBOR(d)
+					}
+					if len(s1086) == 0 {
+						s1086 = []ContainerStatus{}
+					}
+					m.InitContainerStatuses = s1086
+				}
+				cborwire.Keep(d, k1085, m.InitContainerStatuses)
+			}
+		case "containerStatuses":
+			if seen1070&0x1000 != 0 {
+				d.DuplicateKey("containerStatuses")
+			}
+			seen1070 |= 0x1000
+			if k1089, ok := cborwire.ReuseSlice(d, &m.ContainerStatuses); !ok {
+				if d.Null() {
+					m.ContainerStatuses = nil
+				} else if n1091, ok := d.OpenArray("[]ContainerStatus"); ok {
+					s1090 := m.ContainerStatuses[:0]
+					if cap(s1090) < n1091 {
+						s1090 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n1091))
+					}
+					at1092 := d.Offset()
+					for i := 0; d.NextElem(i, n1091); i++ {
+						s1090 = cborwire.Grow(d, s1090, n1091, at1092)
+						s1090[i].DecodeCBOR(d)
+					}
+					if len(s1090) == 0 {
+						s1090 = []ContainerStatus{}
+					}
+					m.ContainerStatuses = s1090
+				}
+				cborwire.Keep(d, k1089, m.ContainerStatuses)
+			}
+		case "qosClass":
+			if seen1070&0x2000 != 0 {
+				d.DuplicateKey("qosClass")
+			}
+			seen1070 |= 0x2000
+			cborwire.String(d, &m.QOSClass)
+		case "ephemeralContainerStatuses":
+			if seen1070&0x4000 != 0 {
+				d.DuplicateKey("ephemeralContainerStatuses")
+			}
+			seen1070 |= 0x4000
+			if k1093, ok := cborwire.ReuseSlice(d, &m.EphemeralContainerStatuses); !ok {
+				if d.Null() {
+					m.EphemeralContainerStatuses = nil
+				} else if n1095, ok := d.OpenArray("[]ContainerStatus"); ok {
+					s1094 := m.EphemeralContainerStatuses[:0]
+					if cap(s1094) < n1095 {
+						s1094 = make([]ContainerStatus, 0, cborwire.SliceCap[ContainerStatus](d, n1095))
+					}
+					at1096 := d.Offset()
+					for i := 0; d.NextElem(i, n1095); i++ {
+						s1094 = cborwire.Grow(d, s1094, n1095, at1096)
+						s1094[i].DecodeCBOR(d)
+					}
+					if len(s1094) == 0 {
+						s1094 = []ContainerStatus{}
+					}
+					m.EphemeralContainerStatuses = s1094
+				}
+				cborwire.Keep(d, k1093, m.EphemeralContainerStatuses)
+			}
+		case "resize":
+			if seen1070&0x8000 != 0 {
+				d.DuplicateKey("resize")
+			}
+			seen1070 |= 0x8000
+			cborwire.String(d, &m.Resize)
+		case "resourceClaimStatuses":
+			if seen1070&0x10000 != 0 {
+				d.DuplicateKey("resourceClaimStatuses")
+			}
+			seen1070 |= 0x10000
+			if k1097, ok := cborwire.ReuseSlice(d, &m.ResourceClaimStatuses); !ok {
+				if d.Null() {
+					m.ResourceClaimStatuses = nil
+				} else if n1099, ok := d.OpenArray("[]PodResourceClaimStatus"); ok {
+					s1098 := m.ResourceClaimStatuses[:0]
+					if cap(s1098) < n1099 {
+						s1098 = make([]PodResourceClaimStatus, 0, cborwire.SliceCap[PodResourceClaimStatus](d, n1099))
+					}
+					at1100 := d.Offset()
+					for i := 0; d.NextElem(i, n1099); i++ {
+						s1098 = cborwire.Grow(d, s1098, n1099, at1100)
+						s1098[i].DecodeCBOR(d)
+					}
+					if len(s1098) == 0 {
+						s1098 = []PodResourceClaimStatus{}
+					}
+					m.ResourceClaimStatuses = s1098
+				}
+				cborwire.Keep(d, k1097, m.ResourceClaimStatuses)
+			}
+		case "extendedResourceClaimStatus":
+			if seen1070&0x20000 != 0 {
+				d.DuplicateKey("extendedResourceClaimStatus")
+			}
+			seen1070 |= 0x20000
+			if k1101, ok := cborwire.ReusePtr(d, &m.ExtendedResourceClaimStatus); !ok {
+				if d.Null() {
+					m.ExtendedResourceClaimStatus = nil
+				} else {
+					if m.ExtendedResourceClaimStatus == nil {
+						m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
+					}
+					(*m.ExtendedResourceClaimStatus).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1101, m.ExtendedResourceClaimStatus)
+			}
+		case "allocatedResources":
+			if seen1070&0x40000 != 0 {
+				d.DuplicateKey("allocatedResources")
+			}
+			seen1070 |= 0x40000
+			m.AllocatedResources.DecodeCBOR(d)
+		case "resources":
+			if seen1070&0x80000 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen1070 |= 0x80000
+			if k1102, ok := cborwire.ReusePtr(d, &m.Resources); !ok {
+				if d.Null() {
+					m.Resources = nil
+				} else {
+					if m.Resources == nil {
+						m.Resources = new(ResourceRequirements)
+					}
+					(*m.Resources).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1102, m.Resources)
+			}
+		case "nodeAllocatableResourceClaimStatuses":
+			if seen1070&0x100000 != 0 {
+				d.DuplicateKey("nodeAllocatableResourceClaimStatuses")
+			}
+			seen1070 |= 0x100000
+			if k1103, ok := cborwire.ReuseSlice(d, &m.NodeAllocatableResourceClaimStatuses); !ok {
+				if d.Null() {
+					m.NodeAllocatableResourceClaimStatuses = nil
+				} else if n1105, ok := d.OpenArray("[]NodeAllocatableResourceClaimStatus"); ok {
+					s1104 := m.NodeAllocatableResourceClaimStatuses[:0]
+					if cap(s1104) < n1105 {
+						s1104 = make([]NodeAllocatableResourceClaimStatus, 0, cborwire.SliceCap[NodeAllocatableResourceClaimStatus](d, n1105))
+					}
+					at1106 := d.Offset()
+					for i := 0; d.NextElem(i, n1105); i++ {
+						s1104 = cborwire.Grow(d, s1104, n1105, at1106)
+						s1104[i].DecodeCBOR(d)
+					}
+					if len(s1104) == 0 {
+						s1104 = []NodeAllocatableResourceClaimStatus{}
+					}
+					m.NodeAllocatableResourceClaimStatuses = s1104
+				}
+				cborwire.Keep(d, k1103, m.NodeAllocatableResourceClaimStatuses)
+			}
+		default:
+			d.SkipUnknown(&unknown1071)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodStatusResult) DecodeCBOR(d *cborwire.Decoder) error {
+	n1107, ok := d.OpenMap("PodStatusResult")
+	if !ok {
+		return d.Err()
+	}
+	var seen1108 uint64
+	var unknown1109 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1107); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1108&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1108 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1108&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1108 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1108&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1108 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "status":
+			if seen1108&0x8 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1108 |= 0x8
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1109)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Pod) DecodeCBOR(d *cborwire.Decoder) error {
+	n1110, ok := d.OpenMap("Pod")
+	if !ok {
+		return d.Err()
+	}
+	var seen1111 uint64
+	var unknown1112 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1110); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1111&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1111 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1111&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1111 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1111&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1111 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1111&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1111 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1111&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1111 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1112)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1113, ok := d.OpenMap("PodList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1114 uint64
+	var unknown1115 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1113); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1114&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1114 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1114&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1114 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1114&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1114 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1114&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1114 |= 0x8
+			if k1116, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1118, ok := d.OpenArray("[]Pod"); ok {
+					s1117 := m.Items[:0]
+					if cap(s1117) < n1118 {
+						s1117 = make([]Pod, 0, cborwire.SliceCap[Pod](d, n1118))
+					}
+					at1119 := d.Offset()
+					for i := 0; d.NextElem(i, n1118); i++ {
+						s1117 = cborwire.Grow(d, s1117, n1118, at1119)
+						s1117[i].DecodeCBOR(d)
+					}
+					if len(s1117) == 0 {
+						s1117 = []Pod{}
+					}
+					m.Items = s1117
+				}
+				cborwire.Keep(d, k1116, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1115)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodTemplateSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1120, ok := d.OpenMap("PodTemplateSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1121 uint64
+	var unknown1122 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1120); i++ {
+		switch string(d.Key()) {
+		case "metadata":
+			if seen1121&0x1 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1121 |= 0x1
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1121&0x2 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1121 |= 0x2
+			m.Spec.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1122)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n1123, ok := d.OpenMap("PodTemplate")
+	if !ok {
+		return d.Err()
+	}
+	var seen1124 uint64
+	var unknown1125 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1123); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1124&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1124 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1124&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1124 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1124&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1124 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "template":
+			if seen1124&0x8 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen1124 |= 0x8
+			m.Template.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1125)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodTemplateList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1126, ok := d.OpenMap("PodTemplateList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1127 uint64
+	var unknown1128 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1126); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1127&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1127 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1127&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1127 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1127&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1127 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1127&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1127 |= 0x8
+			if k1129, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1131, ok := d.OpenArray("[]PodTemplate"); ok {
+					s1130 := m.Items[:0]
+					if cap(s1130) < n1131 {
+						s1130 = make([]PodTemplate, 0, cborwire.SliceCap[PodTemplate](d, n1131))
+					}
+					at1132 := d.Offset()
+					for i := 0; d.NextElem(i, n1131); i++ {
+						s1130 = cborwire.Grow(d, s1130, n1131, at1132)
+						s1130[i].DecodeCBOR(d)
+					}
+					if len(s1130) == 0 {
+						s1130 = []PodTemplate{}
+					}
+					m.Items = s1130
+				}
+				cborwire.Keep(d, k1129, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1128)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ReplicationControllerSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1133, ok := d.OpenMap("ReplicationControllerSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1134 uint64
+	var unknown1135 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1133); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			if seen1134&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen1134 |= 0x1
+			if k1136, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+				if d.Null() {
+					m.Replicas = nil
+				} else {
+					if m.Replicas == nil {
+						m.Replicas = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.Replicas)
+				}
+				cborwire.Keep(d, k1136, m.Replicas)
+			}
+		case "minReadySeconds":
+			if seen1134&0x2 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen1134 |= 0x2
+			cborwire.Int(d, &m.MinReadySeconds)
+		case "selector":
+			if seen1134&0x4 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen1134 |= 0x4
+			cborwire.StringMap(d, &m.Selector)
+		case "template":
+			if seen1134&0x8 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen1134 |= 0x8
+			if k1137, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+				if d.Null() {
+					m.Template = nil
+				} else {
+					if m.Template == nil {
+						m.Template = new(PodTemplateSpec)
+					}
+					(*m.Template).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1137, m.Template)
+			}
+		default:
+			d.SkipUnknown(&unknown1135)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ReplicationControllerStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1138, ok := d.OpenMap("ReplicationControllerStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1139 uint64
+	var unknown1140 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1138); i++ {
+		switch string(d.Key()) {
+		case "replicas":
+			if seen1139&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen1139 |= 0x1
+			cborwire.Int(d, &m.Replicas)
+		case "fullyLabeledReplicas":
+			if seen1139&0x2 != 0 {
+				d.DuplicateKey("fullyLabeledReplicas")
+			}
+			seen1139 |= 0x2
+			cborwire.Int(d, &m.FullyLabeledReplicas)
+		case "readyReplicas":
+			if seen1139&0x4 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen1139 |= 0x4
+			cborwire.Int(d, &m.ReadyReplicas)
+		case "availableReplicas":
+			if seen1139&0x8 != 0 {
+				d.DuplicateKey("availableReplicas")
+			}
+			seen1139 |= 0x8
+			cborwire.Int(d, &m.AvailableReplicas)
+		case "observedGeneration":
+			if seen1139&0x10 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen1139 |= 0x10
+			cborwire.Int(d, &m.ObservedGeneration)
+		case "conditions":
+			if seen1139&0x20 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1139 |= 0x20
+			if k1141, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1143, ok := d.OpenArray("[]ReplicationControllerCondition"); ok {
+					s1142 := m.Conditions[:0]
+					if cap(s1142) < n1143 {
+						s1142 = make([]ReplicationControllerCondition, 0, cborwire.SliceCap[ReplicationControllerCondition](d, n1143))
+					}
+					at1144 := d.Offset()
+					for i := 0; d.NextElem(i, n1143); i++ {
+						s1142 = cborwire.Grow(d, s1142, n1143, at1144)
+						s1142[i].DecodeCBOR(d)
+					}
+					if len(s1142) == 0 {
+						s1142 = []ReplicationControllerCondition{}
+					}
+					m.Conditions = s1142
+				}
+				cborwire.Keep(d, k1141, m.Conditions)
+			}
+		default:
+			d.SkipUnknown(&unknown1140)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ReplicationControllerCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n1145, ok := d.OpenMap("ReplicationControllerCondition")
+	if !ok {
+		return d.Err()
+	}
+	var seen1146 uint64
+	var unknown1147 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1145); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1146&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1146 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "status":
+			if seen1146&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1146 |= 0x2
+			cborwire.String(d, &m.Status)
+		case "lastTransitionTime":
+			if seen1146&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen1146 |= 0x4
+			m.LastTransitionTime.DecodeCBOR(d)
+		case "reason":
+			if seen1146&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1146 |= 0x8
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen1146&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1146 |= 0x10
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown1147)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ReplicationController) DecodeCBOR(d *cborwire.Decoder) error {
+	n1148, ok := d.OpenMap("ReplicationController")
+	if !ok {
+		return d.Err()
+	}
+	var seen1149 uint64
+	var unknown1150 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1148); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1149&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1149 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1149&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1149 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1149&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1149 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1149&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1149 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1149&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1149 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1150)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ReplicationControllerList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1151, ok := d.OpenMap("ReplicationControllerList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1152 uint64
+	var unknown1153 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1151); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1152&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1152 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1152&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1152 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1152&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1152 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1152&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1152 |= 0x8
+			if k1154, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1156, ok := d.OpenArray("[]ReplicationController"); ok {
+					s1155 := m.Items[:0]
+					if cap(s1155) < n1156 {
+						s1155 = make([]ReplicationController, 0, cborwire.SliceCap[ReplicationController](d, n1156))
+					}
+					at1157 := d.Offset()
+					for i := 0; d.NextElem(i, n1156); i++ {
+						s1155 = cborwire.Grow(d, s1155, n1156, at1157)
+						s1155[i].DecodeCBOR(d)
+					}
+					if len(s1155) == 0 {
+						s1155 = []ReplicationController{}
+					}
+					m.Items = s1155
+				}
+				cborwire.Keep(d, k1154, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1153)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SessionAffinityConfig) DecodeCBOR(d *cborwire.Decoder) error {
+	n1158, ok := d.OpenMap("SessionAffinityConfig")
+	if !ok {
+		return d.Err()
+	}
+	var seen1159 uint64
+	var unknown1160 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1158); i++ {
+		switch string(d.Key()) {
+		case "clientIP":
+			if seen1159&0x1 != 0 {
+				d.DuplicateKey("clientIP")
+			}
+			seen1159 |= 0x1
+			if k1161, ok := cborwire.ReusePtr(d, &m.ClientIP); !ok {
+				if d.Null() {
+					m.ClientIP = nil
+				} else {
+					if m.ClientIP == nil {
+						m.ClientIP = new(ClientIPConfig)
+					}
+					(*m.ClientIP).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1161, m.ClientIP)
+			}
+		default:
+			d.SkipUnknown(&unknown1160)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ClientIPConfig) DecodeCBOR(d *cborwire.Decoder) error {
+	n1162, ok := d.OpenMap("ClientIPConfig")
+	if !ok {
+		return d.Err()
+	}
+	var seen1163 uint64
+	var unknown1164 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1162); i++ {
+		switch string(d.Key()) {
+		case "timeoutSeconds":
+			if seen1163&0x1 != 0 {
+				d.DuplicateKey("timeoutSeconds")
+			}
+			seen1163 |= 0x1
+			if k1165, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+				if d.Null() {
+					m.TimeoutSeconds = nil
+				} else {
+					if m.TimeoutSeconds == nil {
+						m.TimeoutSeconds = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.TimeoutSeconds)
+				}
+				cborwire.Keep(d, k1165, m.TimeoutSeconds)
+			}
+		default:
+			d.SkipUnknown(&unknown1164)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1166, ok := d.OpenMap("ServiceStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1167 uint64
+	var unknown1168 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1166); i++ {
+		switch string(d.Key()) {
+		case "loadBalancer":
+			if seen1167&0x1 != 0 {
+				d.DuplicateKey("loadBalancer")
+			}
+			seen1167 |= 0x1
+			m.LoadBalancer.DecodeCBOR(d)
+		case "conditions":
+			if seen1167&0x2 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1167 |= 0x2
+			if k1169, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1171, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s1170 := m.Conditions[:0]
+					if cap(s1170) < n1171 {
+						s1170 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n1171))
+					}
+					at1172 := d.Offset()
+					for i := 0; d.NextElem(i, n1171); i++ {
+						s1170 = cborwire.Grow(d, s1170, n1171, at1172)
+						s1170[i].DecodeCBOR(d)
+					}
+					if len(s1170) == 0 {
+						s1170 = []metav1.Condition{}
+					}
+					m.Conditions = s1170
+				}
+				cborwire.Keep(d, k1169, m.Conditions)
+			}
+		default:
+			d.SkipUnknown(&unknown1168)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LoadBalancerStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1173, ok := d.OpenMap("LoadBalancerStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1174 uint64
+	var unknown1175 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1173); i++ {
+		switch string(d.Key()) {
+		case "ingress":
+			if seen1174&0x1 != 0 {
+				d.DuplicateKey("ingress")
+			}
+			seen1174 |= 0x1
+			if k1176, ok := cborwire.ReuseSlice(d, &m.Ingress); !ok {
+				if d.Null() {
+					m.Ingress = nil
+				} else if n1178, ok := d.OpenArray("[]LoadBalancerIngress"); ok {
+					s1177 := m.Ingress[:0]
+					if cap(s1177) < n1178 {
+						s1177 = make([]LoadBalancerIngress, 0, cborwire.SliceCap[LoadBalancerIngress](d, n1178))
+					}
+					at1179 := d.Offset()
+					for i := 0; d.NextElem(i, n1178); i++ {
+						s1177 = cborwire.Grow(d, s1177, n1178, at1179)
+						s1177[i].DecodeCBOR(d)
+					}
+					if len(s1177) == 0 {
+						s1177 = []LoadBalancerIngress{}
+					}
+					m.Ingress = s1177
+				}
+				cborwire.Keep(d, k1176, m.Ingress)
+			}
+		default:
+			d.SkipUnknown(&unknown1175)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LoadBalancerIngress) DecodeCBOR(d *cborwire.Decoder) error {
+	n1180, ok := d.OpenMap("LoadBalancerIngress")
+	if !ok {
+		return d.Err()
+	}
+	var seen1181 uint64
+	var unknown1182 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1180); i++ {
+		switch string(d.Key()) {
+		case "ip":
+			if seen1181&0x1 != 0 {
+				d.DuplicateKey("ip")
+			}
+			seen1181 |= 0x1
+			cborwire.String(d, &m.IP)
+		case "hostname":
+			if seen1181&0x2 != 0 {
+				d.DuplicateKey("hostname")
+			}
+			seen1181 |= 0x2
+			cborwire.String(d, &m.Hostname)
+		case "ipMode":
+			if seen1181&0x4 != 0 {
+				d.DuplicateKey("ipMode")
+			}
+			seen1181 |= 0x4
+			if k1183, ok := cborwire.ReusePtr(d, &m.IPMode); !ok {
+				if d.Null() {
+					m.IPMode = nil
+				} else {
+					if m.IPMode == nil {
+						m.IPMode = cborwire.NewString[LoadBalancerIPMode](d)
+					}
+					cborwire.String(d, m.IPMode)
+				}
+				cborwire.Keep(d, k1183, m.IPMode)
+			}
+		case "ports":
+			if seen1181&0x8 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen1181 |= 0x8
+			if k1184, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n1186, ok := d.OpenArray("[]PortStatus"); ok {
+					s1185 := m.Ports[:0]
+					if cap(s1185) < n1186 {
+						s1185 = make([]PortStatus, 0, cborwire.SliceCap[PortStatus](d, n1186))
+					}
+					at1187 := d.Offset()
+					for i := 0; d.NextElem(i, n1186); i++ {
+						s1185 = cborwire.Grow(d, s1185, n1186, at1187)
+						s1185[i].DecodeCBOR(d)
+					}
+					if len(s1185) == 0 {
+						s1185 = []PortStatus{}
+					}
+					m.Ports = s1185
+				}
+				cborwire.Keep(d, k1184, m.Ports)
+			}
+		default:
+			d.SkipUnknown(&unknown1182)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1188, ok := d.OpenMap("ServiceSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1189 uint64
+	var unknown1190 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1188); i++ {
+		switch string(d.Key()) {
+		case "ports":
+			if seen1189&0x1 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen1189 |= 0x1
+			if k1191, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n1193, ok := d.OpenArray("[]ServicePort"); ok {
+					s1192 := m.Ports[:0]
+					if cap(s1192) < n1193 {
+						s1192 = make([]ServicePort, 0, cborwire.SliceCap[ServicePort](d, n1193))
+					}
+					at1194 := d.Offset()
+					for i := 0; d.NextElem(i, n1193); i++ {
+						s1192 = cborwire.Grow(d, s1192, n1193, at1194)
+						s1192[i].DecodeCBOR(d)
+					}
+					if len(s1192) == 0 {
+						s1192 = []ServicePort{}
+					}
+					m.Ports = s1192
+				}
+				cborwire.Keep(d, k1191, m.Ports)
+			}
+		case "selector":
+			if seen1189&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen1189 |= 0x2
+			cborwire.StringMap(d, &m.Selector)
+		case "clusterIP":
+			if seen1189&0x4 != 0 {
+				d.DuplicateKey("clusterIP")
+			}
+			seen1189 |= 0x4
+			cborwire.String(d, &m.ClusterIP)
+		case "clusterIPs":
+			if seen1189&0x8 != 0 {
+				d.DuplicateKey("clusterIPs")
+			}
+			seen1189 |= 0x8
+			if k1195, ok := cborwire.ReuseSlice(d, &m.ClusterIPs); !ok {
+				if d.Null() {
+					m.ClusterIPs = nil
+				} else if n1197, ok := d.OpenArray("[]string"); ok {
+					s1196 := m.ClusterIPs[:0]
+					if cap(s1196) < n1197 {
+						s1196 = make([]string, 0, cborwire.SliceCap[string](d, n1197))
+					}
+					at1198 := d.Offset()
+					for i := 0; d.NextElem(i, n1197); i++ {
+						s1196 = cborwire.Grow(d, s1196, n1197, at1198)
+						cborwire.String(d, &s1196[i])
+					}
+					if len(s1196) == 0 {
+						s1196 = []string{}
+					}
+					m.ClusterIPs = s1196
+				}
+				cborwire.Keep(d, k1195, m.ClusterIPs)
+			}
+		case "type":
+			if seen1189&0x10 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1189 |= 0x10
+			cborwire.String(d, &m.Type)
+		case "externalIPs":
+			if seen1189&0x20 != 0 {
+				d.DuplicateKey("externalIPs")
+			}
+			seen1189 |= 0x20
+			if k1199, ok := cborwire.ReuseSlice(d, &m.ExternalIPs); !ok {
+				if d.Null() {
+					m.ExternalIPs = nil
+				} else if n1201, ok := d.OpenArray("[]string"); ok {
+					s1200 := m.ExternalIPs[:0]
+					if cap(s1200) < n1201 {
+						s1200 = make([]string, 0, cborwire.SliceCap[string](d, n1201))
+					}
+					at1202 := d.Offset()
+					for i := 0; d.NextElem(i, n1201); i++ {
+						s1200 = cborwire.Grow(d, s1200, n1201, at1202)
+						cborwire.String(d, &s1200[i])
+					}
+					if len(s1200) == 0 {
+						s1200 = []string{}
+					}
+					m.ExternalIPs = s1200
+				}
+				cborwire.Keep(d, k1199, m.ExternalIPs)
+			}
+		case "sessionAffinity":
+			if seen1189&0x40 != 0 {
+				d.DuplicateKey("sessionAffinity")
+			}
+			seen1189 |= 0x40
+			cborwire.String(d, &m.SessionAffinity)
+		case "loadBalancerIP":
+			if seen1189&0x80 != 0 {
+				d.DuplicateKey("loadBalancerIP")
+			}
+			seen1189 |= 0x80
+			cborwire.String(d, &m.LoadBalancerIP)
+		case "loadBalancerSourceRanges":
+			if seen1189&0x100 != 0 {
+				d.DuplicateKey("loadBalancerSourceRanges")
+			}
+			seen1189 |= 0x100
+			if k1203, ok := cborwire.ReuseSlice(d, &m.LoadBalancerSourceRanges); !ok {
+				if d.Null() {
+					m.LoadBalancerSourceRanges = nil
+				} else if n1205, ok := d.OpenArray("[]string"); ok {
+					s1204 := m.LoadBalancerSourceRanges[:0]
+					if cap(s1204) < n1205 {
+						s1204 = make([]string, 0, cborwire.SliceCap[string](d, n1205))
+					}
+					at1206 := d.Offset()
+					for i := 0; d.NextElem(i, n1205); i++ {
+						s1204 = cborwire.Grow(d, s1204, n1205, at1206)
+						cborwire.String(d, &s1204[i])
+					}
+					if len(s1204) == 0 {
+						s1204 = []string{}
+					}
+					m.LoadBalancerSourceRanges = s1204
+				}
+				cborwire.Keep(d, k1203, m.LoadBalancerSourceRanges)
+			}
+		case "externalName":
+			if seen1189&0x200 != 0 {
+				d.DuplicateKey("externalName")
+			}
+			seen1189 |= 0x200
+			cborwire.String(d, &m.ExternalName)
+		case "externalTrafficPolicy":
+			if seen1189&0x400 != 0 {
+				d.DuplicateKey("externalTrafficPolicy")
+			}
+			seen1189 |= 0x400
+			cborwire.String(d, &m.ExternalTrafficPolicy)
+		case "healthCheckNodePort":
+			if seen1189&0x800 != 0 {
+				d.DuplicateKey("healthCheckNodePort")
+			}
+			seen1189 |= 0x800
+			cborwire.Int(d, &m.HealthCheckNodePort)
+		case "publishNotReadyAddresses":
+			if seen1189&0x1000 != 0 {
+				d.DuplicateKey("publishNotReadyAddresses")
+			}
+			seen1189 |= 0x1000
+			cborwire.Bool(d, &m.PublishNotReadyAddresses)
+		case "sessionAffinityConfig":
+			if seen1189&0x2000 != 0 {
+				d.DuplicateKey("sessionAffinityConfig")
+			}
+			seen1189 |= 0x2000
+			if k1207, ok := cborwire.ReusePtr(d, &m.SessionAffinityConfig); !ok {
+				if d.Null() {
+					m.SessionAffinityConfig = nil
+				} else {
+					if m.SessionAffinityConfig == nil {
+						m.SessionAffinityConfig = new(SessionAffinityConfig)
+					}
+					(*m.SessionAffinityConfig).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1207, m.SessionAffinityConfig)
+			}
+		case "ipFamilies":
+			if seen1189&0x4000 != 0 {
+				d.DuplicateKey("ipFamilies")
+			}
+			seen1189 |= 0x4000
+			if k1208, ok := cborwire.ReuseSlice(d, &m.IPFamilies); !ok {
+				if d.Null() {
+					m.IPFamilies = nil
+				} else if n1210, ok := d.OpenArray("[]IPFamily"); ok {
+					s1209 := m.IPFamilies[:0]
+					if cap(s1209) < n1210 {
+						s1209 = make([]IPFamily, 0, cborwire.SliceCap[IPFamily](d, n1210))
+					}
+					at1211 := d.Offset()
+					for i := 0; d.NextElem(i, n1210); i++ {
+						s1209 = cborwire.Grow(d, s1209, n1210, at1211)
+						cborwire.String(d, &s1209[i])
+					}
+					if len(s1209) == 0 {
+						s1209 = []IPFamily{}
+					}
+					m.IPFamilies = s1209
+				}
+				cborwire.Keep(d, k1208, m.IPFamilies)
+			}
+		case "ipFamilyPolicy":
+			if seen1189&0x8000 != 0 {
+				d.DuplicateKey("ipFamilyPolicy")
+			}
+			seen1189 |= 0x8000
+			if k1212, ok := cborwire.ReusePtr(d, &m.IPFamilyPolicy); !ok {
+				if d.Null() {
+					m.IPFamilyPolicy = nil
+				} else {
+					if m.IPFamilyPolicy == nil {
+						m.IPFamilyPolicy = cborwire.NewString[IPFamilyPolicy](d)
+					}
+					cborwire.String(d, m.IPFamilyPolicy)
+				}
+				cborwire.Keep(d, k1212, m.IPFamilyPolicy)
+			}
+		case "allocateLoadBalancerNodePorts":
+			if seen1189&0x10000 != 0 {
+				d.DuplicateKey("allocateLoadBalancerNodePorts")
+			}
+			seen1189 |= 0x10000
+			if k1213, ok := cborwire.ReusePtr(d, &m.AllocateLoadBalancerNodePorts); !ok {
+				if d.Null() {
+					m.AllocateLoadBalancerNodePorts = nil
+				} else {
+					if m.AllocateLoadBalancerNodePorts == nil {
+						m.AllocateLoadBalancerNodePorts = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.AllocateLoadBalancerNodePorts)
+				}
+				cborwire.Keep(d, k1213, m.AllocateLoadBalancerNodePorts)
+			}
+		case "loadBalancerClass":
+			if seen1189&0x20000 != 0 {
+				d.DuplicateKey("loadBalancerClass")
+			}
+			seen1189 |= 0x20000
+			if k1214, ok := cborwire.ReusePtr(d, &m.LoadBalancerClass); !ok {
+				if d.Null() {
+					m.LoadBalancerClass = nil
+				} else {
+					if m.LoadBalancerClass == nil {
+						m.LoadBalancerClass = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.LoadBalancerClass)
+				}
+				cborwire.Keep(d, k1214, m.LoadBalancerClass)
+			}
+		case "internalTrafficPolicy":
+			if seen1189&0x40000 != 0 {
+				d.DuplicateKey("internalTrafficPolicy")
+			}
+			seen1189 |= 0x40000
+			if k1215, ok := cborwire.ReusePtr(d, &m.InternalTrafficPolicy); !ok {
+				if d.Null() {
+					m.InternalTrafficPolicy = nil
+				} else {
+					if m.InternalTrafficPolicy == nil {
+						m.InternalTrafficPolicy = cborwire.NewString[ServiceInternalTrafficPolicy](d)
+					}
+					cborwire.String(d, m.InternalTrafficPolicy)
+				}
+				cborwire.Keep(d, k1215, m.InternalTrafficPolicy)
+			}
+		case "trafficDistribution":
+			if seen1189&0x80000 != 0 {
+				d.DuplicateKey("trafficDistribution")
+			}
+			seen1189 |= 0x80000
+			if k1216, ok := cborwire.ReusePtr(d, &m.TrafficDistribution); !ok {
+				if d.Null() {
+					m.TrafficDistribution = nil
+				} else {
+					if m.TrafficDistribution == nil {
+						m.TrafficDistribution = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.TrafficDistribution)
+				}
+				cborwire.Keep(d, k1216, m.TrafficDistribution)
+			}
+		default:
+			d.SkipUnknown(&unknown1190)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServicePort) DecodeCBOR(d *cborwire.Decoder) error {
+	n1217, ok := d.OpenMap("ServicePort")
+	if !ok {
+		return d.Err()
+	}
+	var seen1218 uint64
+	var unknown1219 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1217); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1218&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1218 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "protocol":
+			if seen1218&0x2 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen1218 |= 0x2
+			cborwire.String(d, &m.Protocol)
+		case "appProtocol":
+			if seen1218&0x4 != 0 {
+				d.DuplicateKey("appProtocol")
+			}
+			seen1218 |= 0x4
+			if k1220, ok := cborwire.ReusePtr(d, &m.AppProtocol); !ok {
+				if d.Null() {
+					m.AppProtocol = nil
+				} else {
+					if m.AppProtocol == nil {
+						m.AppProtocol = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.AppProtocol)
+				}
+				cborwire.Keep(d, k1220, m.AppProtocol)
+			}
+		case "port":
+			if seen1218&0x8 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen1218 |= 0x8
+			cborwire.Int(d, &m.Port)
+		case "targetPort":
+			if seen1218&0x10 != 0 {
+				d.DuplicateKey("targetPort")
+			}
+			seen1218 |= 0x10
+			m.TargetPort.DecodeCBOR(d)
+		case "nodePort":
+			if seen1218&0x20 != 0 {
+				d.DuplicateKey("nodePort")
+			}
+			seen1218 |= 0x20
+			cborwire.Int(d, &m.NodePort)
+		default:
+			d.SkipUnknown(&unknown1219)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Service) DecodeCBOR(d *cborwire.Decoder) error {
+	n1221, ok := d.OpenMap("Service")
+	if !ok {
+		return d.Err()
+	}
+	var seen1222 uint64
+	var unknown1223 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1221); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1222&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1222 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1222&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1222 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1222&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1222 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1222&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1222 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1222&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1222 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1223)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1224, ok := d.OpenMap("ServiceList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1225 uint64
+	var unknown1226 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1224); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1225&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1225 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1225&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1225 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1225&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1225 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1225&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1225 |= 0x8
+			if k1227, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1229, ok := d.OpenArray("[]Service"); ok {
+					s1228 := m.Items[:0]
+					if cap(s1228) < n1229 {
+						s1228 = make([]Service, 0, cborwire.SliceCap[Service](d, n1229))
+					}
+					at1230 := d.Offset()
+					for i := 0; d.NextElem(i, n1229); i++ {
+						s1228 = cborwire.Grow(d, s1228, n1229, at1230)
+						s1228[i].DecodeCBOR(d)
+					}
+					if len(s1228) == 0 {
+						s1228 = []Service{}
+					}
+					m.Items = s1228
+				}
+				cborwire.Keep(d, k1227, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1226)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceAccount) DecodeCBOR(d *cborwire.Decoder) error {
+	n1231, ok := d.OpenMap("ServiceAccount")
+	if !ok {
+		return d.Err()
+	}
+	var seen1232 uint64
+	var unknown1233 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1231); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1232&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1232 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1232&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1232 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1232&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1232 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "secrets":
+			if seen1232&0x8 != 0 {
+				d.DuplicateKey("secrets")
+			}
+			seen1232 |= 0x8
+			if k1234, ok := cborwire.ReuseSlice(d, &m.Secrets); !ok {
+				if d.Null() {
+					m.Secrets = nil
+				} else if n1236, ok := d.OpenArray("[]ObjectReference"); ok {
+					s1235 := m.Secrets[:0]
+					if cap(s1235) < n1236 {
+						s1235 = make([]ObjectReference, 0, cborwire.SliceCap[ObjectReference](d, n1236))
+					}
+					at1237 := d.Offset()
+					for i := 0; d.NextElem(i, n1236); i++ {
+						s1235 = cborwire.Grow(d, s1235, n1236, at1237)
+						s1235[i].DecodeCBOR(d)
+					}
+					if len(s1235) == 0 {
+						s1235 = []ObjectReference{}
+					}
+					m.Secrets = s1235
+				}
+				cborwire.Keep(d, k1234, m.Secrets)
+			}
+		case "imagePullSecrets":
+			if seen1232&0x10 != 0 {
+				d.DuplicateKey("imagePullSecrets")
+			}
+			seen1232 |= 0x10
+			if k1238, ok := cborwire.ReuseSlice(d, &m.ImagePullSecrets); !ok {
+				if d.Null() {
+					m.ImagePullSecrets = nil
+				} else if n1240, ok := d.OpenArray("[]LocalObjectReference"); ok {
+					s1239 := m.ImagePullSecrets[:0]
+					if cap(s1239) < n1240 {
+						s1239 = make([]LocalObjectReference, 0, cborwire.SliceCap[LocalObjectReference](d, n1240))
+					}
+					at1241 := d.Offset()
+					for i := 0; d.NextElem(i, n1240); i++ {
+						s1239 = cborwire.Grow(d, s1239, n1240, at1241)
+						s1239[i].DecodeCBOR(d)
+					}
+					if len(s1239) == 0 {
+						s1239 = []LocalObjectReference{}
+					}
+					m.ImagePullSecrets = s1239
+				}
+				cborwire.Keep(d, k1238, m.ImagePullSecrets)
+			}
+		case "automountServiceAccountToken":
+			if seen1232&0x20 != 0 {
+				d.DuplicateKey("automountServiceAccountToken")
+			}
+			seen1232 |= 0x20
+			if k1242, ok := cborwire.ReusePtr(d, &m.AutomountServiceAccountToken); !ok {
+				if d.Null() {
+					m.AutomountServiceAccountToken = nil
+				} else {
+					if m.AutomountServiceAccountToken == nil {
+						m.AutomountServiceAccountToken = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.AutomountServiceAccountToken)
+				}
+				cborwire.Keep(d, k1242, m.AutomountServiceAccountToken)
+			}
+		default:
+			d.SkipUnknown(&unknown1233)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceAccountList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1243, ok := d.OpenMap("ServiceAccountList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1244 uint64
+	var unknown1245 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1243); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1244&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1244 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1244&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1244 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1244&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1244 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1244&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1244 |= 0x8
+			if k1246, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1248, ok := d.OpenArray("[]ServiceAccount"); ok {
+					s1247 := m.Items[:0]
+					if cap(s1247) < n1248 {
+						s1247 = make([]ServiceAccount, 0, cborwire.SliceCap[ServiceAccount](d, n1248))
+					}
+					at1249 := d.Offset()
+					for i := 0; d.NextElem(i, n1248); i++ {
+						s1247 = cborwire.Grow(d, s1247, n1248, at1249)
+						s1247[i].DecodeCBOR(d)
+					}
+					if len(s1247) == 0 {
+						s1247 = []ServiceAccount{}
+					}
+					m.Items = s1247
+				}
+				cborwire.Keep(d, k1246, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1245)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Endpoints) DecodeCBOR(d *cborwire.Decoder) error {
+	n1250, ok := d.OpenMap("Endpoints")
+	if !ok {
+		return d.Err()
+	}
+	var seen1251 uint64
+	var unknown1252 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1250); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1251&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1251 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1251&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1251 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1251&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1251 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "subsets":
+			if seen1251&0x8 != 0 {
+				d.DuplicateKey("subsets")
+			}
+			seen1251 |= 0x8
+			if k1253, ok := cborwire.ReuseSlice(d, &m.Subsets); !ok {
+				if d.Null() {
+					m.Subsets = nil
+				} else if n1255, ok := d.OpenArray("[]EndpointSubset"); ok {
+					s1254 := m.Subsets[:0]
+					if cap(s1254) < n1255 {
+						s1254 = make([]EndpointSubset, 0, cborwire.SliceCap[EndpointSubset](d, n1255))
+					}
+					at1256 := d.Offset()
+					for i := 0; d.NextElem(i, n1255); i++ {
+						s1254 = cborwire.Grow(d, s1254, n1255, at1256)
+						s1254[i].DecodeCBOR(d)
+					}
+					if len(s1254) == 0 {
+						s1254 = []EndpointSubset{}
+					}
+					m.Subsets = s1254
+				}
+				cborwire.Keep(d, k1253, m.Subsets)
+			}
+		default:
+			d.SkipUnknown(&unknown1252)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EndpointSubset) DecodeCBOR(d *cborwire.Decoder) error {
+	n1257, ok := d.OpenMap("EndpointSubset")
+	if !ok {
+		return d.Err()
+	}
+	var seen1258 uint64
+	var unknown1259 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1257); i++ {
+		switch string(d.Key()) {
+		case "addresses":
+			if seen1258&0x1 != 0 {
+				d.DuplicateKey("addresses")
+			}
+			seen1258 |= 0x1
+			if k1260, ok := cborwire.ReuseSlice(d, &m.Addresses); !ok {
+				if d.Null() {
+					m.Addresses = nil
+				} else if n1262, ok := d.OpenArray("[]EndpointAddress"); ok {
+					s1261 := m.Addresses[:0]
+					if cap(s1261) < n1262 {
+						s1261 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n1262))
+					}
+					at1263 := d.Offset()
+					for i := 0; d.NextElem(i, n1262); i++ {
+						s1261 = cborwire.Grow(d, s1261, n1262, at1263)
+						s1261[i].DecodeCBOR(d)
+					}
+					if len(s1261) == 0 {
+						s1261 = []EndpointAddress{}
+					}
+					m.Addresses = s1261
+				}
+				cborwire.Keep(d, k1260, m.Addresses)
+			}
+		case "notReadyAddresses":
+			if seen1258&0x2 != 0 {
+				d.DuplicateKey("notReadyAddresses")
+			}
+			seen1258 |= 0x2
+			if k1264, ok := cborwire.ReuseSlice(d, &m.NotReadyAddresses); !ok {
+				if d.Null() {
+					m.NotReadyAddresses = nil
+				} else if n1266, ok := d.OpenArray("[]EndpointAddress"); ok {
+					s1265 := m.NotReadyAddresses[:0]
+					if cap(s1265) < n1266 {
+						s1265 = make([]EndpointAddress, 0, cborwire.SliceCap[EndpointAddress](d, n1266))
+					}
+					at1267 := d.Offset()
+					for i := 0; d.NextElem(i, n1266); i++ {
+						s1265 = cborwire.Grow(d, s1265, n1266, at1267)
+						s1265[i].DecodeCBOR(d)
+					}
+					if len(s1265) == 0 {
+						s1265 = []EndpointAddress{}
+					}
+					m.NotReadyAddresses = s1265
+				}
+				cborwire.Keep(d, k1264, m.NotReadyAddresses)
+			}
+		case "ports":
+			if seen1258&0x4 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen1258 |= 0x4
+			if k1268, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n1270, ok := d.OpenArray("[]EndpointPort"); ok {
+					s1269 := m.Ports[:0]
+					if cap(s1269) < n1270 {
+						s1269 = make([]EndpointPort, 0, cborwire.SliceCap[EndpointPort](d, n1270))
+					}
+					at1271 := d.Offset()
+					for i := 0; d.NextElem(i, n1270); i++ {
+						s1269 = cborwire.Grow(d, s1269, n1270, at1271)
+						s1269[i].DecodeCBOR(d)
+					}
+					if len(s1269) == 0 {
+						s1269 = []EndpointPort{}
+					}
+					m.Ports = s1269
+				}
+				cborwire.Keep(d, k1268, m.Ports)
+			}
+		default:
+			d.SkipUnknown(&unknown1259)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EndpointAddress) DecodeCBOR(d *cborwire.Decoder) error {
+	n1272, ok := d.OpenMap("EndpointAddress")
+	if !ok {
+		return d.Err()
+	}
+	var seen1273 uint64
+	var unknown1274 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1272); i++ {
+		switch string(d.Key()) {
+		case "ip":
+			if seen1273&0x1 != 0 {
+				d.DuplicateKey("ip")
+			}
+			seen1273 |= 0x1
+			cborwire.String(d, &m.IP)
+		case "hostname":
+			if seen1273&0x2 != 0 {
+				d.DuplicateKey("hostname")
+			}
+			seen1273 |= 0x2
+			cborwire.String(d, &m.Hostname)
+		case "nodeName":
+			if seen1273&0x4 != 0 {
+				d.DuplicateKey("nodeName")
+			}
+			seen1273 |= 0x4
+			if k1275, ok := cborwire.ReusePtr(d, &m.NodeName); !ok {
+				if d.Null() {
+					m.NodeName = nil
+				} else {
+					if m.NodeName == nil {
+						m.NodeName = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.NodeName)
+				}
+				cborwire.Keep(d, k1275, m.NodeName)
+			}
+		case "targetRef":
+			if seen1273&0x8 != 0 {
+				d.DuplicateKey("targetRef")
+			}
+			seen1273 |= 0x8
+			if k1276, ok := cborwire.ReusePtr(d, &m.TargetRef); !ok {
+				if d.Null() {
+					m.TargetRef = nil
+				} else {
+					if m.TargetRef == nil {
+						m.TargetRef = new(ObjectReference)
+					}
+					(*m.TargetRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1276, m.TargetRef)
+			}
+		default:
+			d.SkipUnknown(&unknown1274)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EndpointPort) DecodeCBOR(d *cborwire.Decoder) error {
+	n1277, ok := d.OpenMap("EndpointPort")
+	if !ok {
+		return d.Err()
+	}
+	var seen1278 uint64
+	var unknown1279 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1277); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1278&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1278 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "port":
+			if seen1278&0x2 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen1278 |= 0x2
+			cborwire.Int(d, &m.Port)
+		case "protocol":
+			if seen1278&0x4 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen1278 |= 0x4
+			cborwire.String(d, &m.Protocol)
+		case "appProtocol":
+			if seen1278&0x8 != 0 {
+				d.DuplicateKey("appProtocol")
+			}
+			seen1278 |= 0x8
+			if k1280, ok := cborwire.ReusePtr(d, &m.AppProtocol); !ok {
+				if d.Null() {
+					m.AppProtocol = nil
+				} else {
+					if m.AppProtocol == nil {
+						m.AppProtocol = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.AppProtocol)
+				}
+				cborwire.Keep(d, k1280, m.AppProtocol)
+			}
+		default:
+			d.SkipUnknown(&unknown1279)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EndpointsList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1281, ok := d.OpenMap("EndpointsList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1282 uint64
+	var unknown1283 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1281); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1282&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1282 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1282&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1282 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1282&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1282 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1282&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1282 |= 0x8
+			if k1284, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1286, ok := d.OpenArray("[]Endpoints"); ok {
+					s1285 := m.Items[:0]
+					if cap(s1285) < n1286 {
+						s1285 = make([]Endpoints, 0, cborwire.SliceCap[Endpoints](d, n1286))
+					}
+					at1287 := d.Offset()
+					for i := 0; d.NextElem(i, n1286); i++ {
+						s1285 = cborwire.Grow(d, s1285, n1286, at1287)
+						s1285[i].DecodeCBOR(d)
+					}
+					if len(s1285) == 0 {
+						s1285 = []Endpoints{}
+					}
+					m.Items = s1285
+				}
+				cborwire.Keep(d, k1284, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1283)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1288, ok := d.OpenMap("NodeSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1289 uint64
+	var unknown1290 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1288); i++ {
+		switch string(d.Key()) {
+		case "podCIDR":
+			if seen1289&0x1 != 0 {
+				d.DuplicateKey("podCIDR")
+			}
+			seen1289 |= 0x1
+			cborwire.String(d, &m.PodCIDR)
+		case "podCIDRs":
+			if seen1289&0x2 != 0 {
+				d.DuplicateKey("podCIDRs")
+			}
+			seen1289 |= 0x2
+			if k1291, ok := cborwire.ReuseSlice(d, &m.PodCIDRs); !ok {
+				if d.Null() {
+					m.PodCIDRs = nil
+				} else if n1293, ok := d.OpenArray("[]string"); ok {
+					s1292 := m.PodCIDRs[:0]
+					if cap(s1292) < n1293 {
+						s1292 = make([]string, 0, cborwire.SliceCap[string](d, n1293))
+					}
+					at1294 := d.Offset()
+					for i := 0; d.NextElem(i, n1293); i++ {
+						s1292 = cborwire.Grow(d, s1292, n1293, at1294)
+						cborwire.String(d, &s1292[i])
+					}
+					if len(s1292) == 0 {
+						s1292 = []string{}
+					}
+					m.PodCIDRs = s1292
+				}
+				cborwire.Keep(d, k1291, m.PodCIDRs)
+			}
+		case "providerID":
+			if seen1289&0x4 != 0 {
+				d.DuplicateKey("providerID")
+			}
+			seen1289 |= 0x4
+			cborwire.String(d, &m.ProviderID)
+		case "unschedulable":
+			if seen1289&0x8 != 0 {
+				d.DuplicateKey("unschedulable")
+			}
+			seen1289 |= 0x8
+			cborwire.Bool(d, &m.Unschedulable)
+		case "taints":
+			if seen1289&0x10 != 0 {
+				d.DuplicateKey("taints")
+			}
+			seen1289 |= 0x10
+			if k1295, ok := cborwire.ReuseSlice(d, &m.Taints); !ok {
+				if d.Null() {
+					m.Taints = nil
+				} else if n1297, ok := d.OpenArray("[]Taint"); ok {
+					s1296 := m.Taints[:0]
+					if cap(s1296) < n1297 {
+						s1296 = make([]Taint, 0, cborwire.SliceCap[Taint](d, n1297))
+					}
+					at1298 := d.Offset()
+					for i := 0; d.NextElem(i, n1297); i++ {
+						s1296 = cborwire.Grow(d, s1296, n1297, at1298)
+						s1296[i].DecodeCBOR(d)
+					}
+					if len(s1296) == 0 {
+						s1296 = []Taint{}
+					}
+					m.Taints = s1296
+				}
+				cborwire.Keep(d, k1295, m.Taints)
+			}
+		case "configSource":
+			if seen1289&0x20 != 0 {
+				d.DuplicateKey("configSource")
+			}
+			seen1289 |= 0x20
+			if k1299, ok := cborwire.ReusePtr(d, &m.ConfigSource); !ok {
+				if d.Null() {
+					m.ConfigSource = nil
+				} else {
+					if m.ConfigSource == nil {
+						m.ConfigSource = new(NodeConfigSource)
+					}
+					(*m.ConfigSource).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1299, m.ConfigSource)
+			}
+		case "externalID":
+			if seen1289&0x40 != 0 {
+				d.DuplicateKey("externalID")
+			}
+			seen1289 |= 0x40
+			cborwire.String(d, &m.DoNotUseExternalID)
+		default:
+			d.SkipUnknown(&unknown1290)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n1300, ok := d.OpenMap("NodeConfigSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen1301 uint64
+	var unknown1302 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1300); i++ {
+		switch string(d.Key()) {
+		case "configMap":
+			if seen1301&0x1 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen1301 |= 0x1
+			if k1303, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
+				if d.Null() {
+					m.ConfigMap = nil
+				} else {
+					if m.ConfigMap == nil {
+						m.ConfigMap = new(ConfigMapNodeConfigSource)
+					}
+					(*m.ConfigMap).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1303, m.ConfigMap)
+			}
+		default:
+			d.SkipUnknown(&unknown1302)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMapNodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n1304, ok := d.OpenMap("ConfigMapNodeConfigSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen1305 uint64
+	var unknown1306 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1304); i++ {
+		switch string(d.Key()) {
+		case "namespace":
+			if seen1305&0x1 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen1305 |= 0x1
+			cborwire.String(d, &m.Namespace)
+		case "name":
+			if seen1305&0x2 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1305 |= 0x2
+			cborwire.String(d, &m.Name)
+		case "uid":
+			if seen1305&0x4 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen1305 |= 0x4
+			cborwire.String(d, &m.UID)
+		case "resourceVersion":
+			if seen1305&0x8 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen1305 |= 0x8
+			cborwire.String(d, &m.ResourceVersion)
+		case "kubeletConfigKey":
+			if seen1305&0x10 != 0 {
+				d.DuplicateKey("kubeletConfigKey")
+			}
+			seen1305 |= 0x10
+			cborwire.String(d, &m.KubeletConfigKey)
+		default:
+			d.SkipUnknown(&unknown1306)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DaemonEndpoint) DecodeCBOR(d *cborwire.Decoder) error {
+	n1307, ok := d.OpenMap("DaemonEndpoint")
+	if !ok {
+		return d.Err()
+	}
+	var seen1308 uint64
+	var unknown1309 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1307); i++ {
+		switch string(d.Key()) {
+		case "Port":
+			if seen1308&0x1 != 0 {
+				d.DuplicateKey("Port")
+			}
+			seen1308 |= 0x1
+			cborwire.Int(d, &m.Port)
+		default:
+			d.SkipUnknown(&unknown1309)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeDaemonEndpoints) DecodeCBOR(d *cborwire.Decoder) error {
+	n1310, ok := d.OpenMap("NodeDaemonEndpoints")
+	if !ok {
+		return d.Err()
+	}
+	var seen1311 uint64
+	var unknown1312 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1310); i++ {
+		switch string(d.Key()) {
+		case "kubeletEndpoint":
+			if seen1311&0x1 != 0 {
+				d.DuplicateKey("kubeletEndpoint")
+			}
+			seen1311 |= 0x1
+			m.KubeletEndpoint.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1312)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeRuntimeHandlerFeatures) DecodeCBOR(d *cborwire.Decoder) error {
+	n1313, ok := d.OpenMap("NodeRuntimeHandlerFeatures")
+	if !ok {
+		return d.Err()
+	}
+	var seen1314 uint64
+	var unknown1315 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1313); i++ {
+		switch string(d.Key()) {
+		case "recursiveReadOnlyMounts":
+			if seen1314&0x1 != 0 {
+				d.DuplicateKey("recursiveReadOnlyMounts")
+			}
+			seen1314 |= 0x1
+			if k1316, ok := cborwire.ReusePtr(d, &m.RecursiveReadOnlyMounts); !ok {
+				if d.Null() {
+					m.RecursiveReadOnlyMounts = nil
+				} else {
+					if m.RecursiveReadOnlyMounts == nil {
+						m.RecursiveReadOnlyMounts = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.RecursiveReadOnlyMounts)
+				}
+				cborwire.Keep(d, k1316, m.RecursiveReadOnlyMounts)
+			}
+		case "userNamespaces":
+			if seen1314&0x2 != 0 {
+				d.DuplicateKey("userNamespaces")
+			}
+			seen1314 |= 0x2
+			if k1317, ok := cborwire.ReusePtr(d, &m.UserNamespaces); !ok {
+				if d.Null() {
+					m.UserNamespaces = nil
+				} else {
+					if m.UserNamespaces == nil {
+						m.UserNamespaces = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.UserNamespaces)
+				}
+				cborwire.Keep(d, k1317, m.UserNamespaces)
+			}
+		default:
+			d.SkipUnknown(&unknown1315)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeRuntimeHandler) DecodeCBOR(d *cborwire.Decoder) error {
+	n1318, ok := d.OpenMap("NodeRuntimeHandler")
+	if !ok {
+		return d.Err()
+	}
+	var seen1319 uint64
+	var unknown1320 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1318); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1319&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1319 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "features":
+			if seen1319&0x2 != 0 {
+				d.DuplicateKey("features")
+			}
+			seen1319 |= 0x2
+			if k1321, ok := cborwire.ReusePtr(d, &m.Features); !ok {
+				if d.Null() {
+					m.Features = nil
+				} else {
+					if m.Features == nil {
+						m.Features = new(NodeRuntimeHandlerFeatures)
+					}
+					(*m.Features).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1321, m.Features)
+			}
+		default:
+			d.SkipUnknown(&unknown1320)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeFeatures) DecodeCBOR(d *cborwire.Decoder) error {
+	n1322, ok := d.OpenMap("NodeFeatures")
+	if !ok {
+		return d.Err()
+	}
+	var seen1323 uint64
+	var unknown1324 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1322); i++ {
+		switch string(d.Key()) {
+		case "supplementalGroupsPolicy":
+			if seen1323&0x1 != 0 {
+				d.DuplicateKey("supplementalGroupsPolicy")
+			}
+			seen1323 |= 0x1
+			if k1325, ok := cborwire.ReusePtr(d, &m.SupplementalGroupsPolicy); !ok {
+				if d.Null() {
+					m.SupplementalGroupsPolicy = nil
+				} else {
+					if m.SupplementalGroupsPolicy == nil {
+						m.SupplementalGroupsPolicy = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.SupplementalGroupsPolicy)
+				}
+				cborwire.Keep(d, k1325, m.SupplementalGroupsPolicy)
+			}
+		default:
+			d.SkipUnknown(&unknown1324)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSystemInfo) DecodeCBOR(d *cborwire.Decoder) error {
+	n1326, ok := d.OpenMap("NodeSystemInfo")
+	if !ok {
+		return d.Err()
+	}
+	var seen1327 uint64
+	var unknown1328 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1326); i++ {
+		switch string(d.Key()) {
+		case "machineID":
+			if seen1327&0x1 != 0 {
+				d.DuplicateKey("machineID")
+			}
+			seen1327 |= 0x1
+			cborwire.String(d, &m.MachineID)
+		case "systemUUID":
+			if seen1327&0x2 != 0 {
+				d.DuplicateKey("systemUUID")
+			}
+			seen1327 |= 0x2
+			cborwire.String(d, &m.SystemUUID)
+		case "bootID":
+			if seen1327&0x4 != 0 {
+				d.DuplicateKey("bootID")
+			}
+			seen1327 |= 0x4
+			cborwire.String(d, &m.BootID)
+		case "kernelVersion":
+			if seen1327&0x8 != 0 {
+				d.DuplicateKey("kernelVersion")
+			}
+			seen1327 |= 0x8
+			cborwire.String(d, &m.KernelVersion)
+		case "osImage":
+			if seen1327&0x10 != 0 {
+				d.DuplicateKey("osImage")
+			}
+			seen1327 |= 0x10
+			cborwire.String(d, &m.OSImage)
+		case "containerRuntimeVersion":
+			if seen1327&0x20 != 0 {
+				d.DuplicateKey("containerRuntimeVersion")
+			}
+			seen1327 |= 0x20
+			cborwire.String(d, &m.ContainerRuntimeVersion)
+		case "kubeletVersion":
+			if seen1327&0x40 != 0 {
+				d.DuplicateKey("kubeletVersion")
+			}
+			seen1327 |= 0x40
+			cborwire.String(d, &m.KubeletVersion)
+		case "kubeProxyVersion":
+			if seen1327&0x80 != 0 {
+				d.DuplicateKey("kubeProxyVersion")
+			}
+			seen1327 |= 0x80
+			cborwire.String(d, &m.KubeProxyVersion)
+		case "operatingSystem":
+			if seen1327&0x100 != 0 {
+				d.DuplicateKey("operatingSystem")
+			}
+			seen1327 |= 0x100
+			cborwire.String(d, &m.OperatingSystem)
+		case "architecture":
+			if seen1327&0x200 != 0 {
+				d.DuplicateKey("architecture")
+			}
+			seen1327 |= 0x200
+			cborwire.String(d, &m.Architecture)
+		case "swap":
+			if seen1327&0x400 != 0 {
+				d.DuplicateKey("swap")
+			}
+			seen1327 |= 0x400
+			if k1329, ok := cborwire.ReusePtr(d, &m.Swap); !ok {
+				if d.Null() {
+					m.Swap = nil
+				} else {
+					if m.Swap == nil {
+						m.Swap = new(NodeSwapStatus)
+					}
+					(*m.Swap).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1329, m.Swap)
+			}
+		default:
+			d.SkipUnknown(&unknown1328)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeSwapStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1330, ok := d.OpenMap("NodeSwapStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1331 uint64
+	var unknown1332 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1330); i++ {
+		switch string(d.Key()) {
+		case "capacity":
+			if seen1331&0x1 != 0 {
+				d.DuplicateKey("capacity")
+			}
+			seen1331 |= 0x1
+			if k1333, ok := cborwire.ReusePtr(d, &m.Capacity); !ok {
+				if d.Null() {
+					m.Capacity = nil
+				} else {
+					if m.Capacity == nil {
+						m.Capacity = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.Capacity)
+				}
+				cborwire.Keep(d, k1333, m.Capacity)
+			}
+		default:
+			d.SkipUnknown(&unknown1332)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1334, ok := d.OpenMap("NodeConfigStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1335 uint64
+	var unknown1336 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1334); i++ {
+		switch string(d.Key()) {
+		case "assigned":
+			if seen1335&0x1 != 0 {
+				d.DuplicateKey("assigned")
+			}
+			seen1335 |= 0x1
+			if k1337, ok := cborwire.ReusePtr(d, &m.Assigned); !ok {
+				if d.Null() {
+					m.Assigned = nil
+				} else {
+					if m.Assigned == nil {
+						m.Assigned = new(NodeConfigSource)
+					}
+					(*m.Assigned).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1337, m.Assigned)
+			}
+		case "active":
+			if seen1335&0x2 != 0 {
+				d.DuplicateKey("active")
+			}
+			seen1335 |= 0x2
+			if k1338, ok := cborwire.ReusePtr(d, &m.Active); !ok {
+				if d.Null() {
+					m.Active = nil
+				} else {
+					if m.Active == nil {
+						m.Active = new(NodeConfigSource)
+					}
+					(*m.Active).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1338, m.Active)
+			}
+		case "lastKnownGood":
+			if seen1335&0x4 != 0 {
+				d.DuplicateKey("lastKnownGood")
+			}
+			seen1335 |= 0x4
+			if k1339, ok := cborwire.ReusePtr(d, &m.LastKnownGood); !ok {
+				if d.Null() {
+					m.LastKnownGood = nil
+				} else {
+					if m.LastKnownGood == nil {
+						m.LastKnownGood = new(NodeConfigSource)
+					}
+					(*m.LastKnownGood).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1339, m.LastKnownGood)
+			}
+		case "error":
+			if seen1335&0x8 != 0 {
+				d.DuplicateKey("error")
+			}
+			seen1335 |= 0x8
+			cborwire.String(d, &m.Error)
+		default:
+			d.SkipUnknown(&unknown1336)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1340, ok := d.OpenMap("NodeStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1341 uint64
+	var unknown1342 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1340); i++ {
+		switch string(d.Key()) {
+		case "capacity":
+			if seen1341&0x1 != 0 {
+				d.DuplicateKey("capacity")
+			}
+			seen1341 |= 0x1
+			m.Capacity.DecodeCBOR(d)
+		case "allocatable":
+			if seen1341&0x2 != 0 {
+				d.DuplicateKey("allocatable")
+			}
+			seen1341 |= 0x2
+			m.Allocatable.DecodeCBOR(d)
+		case "phase":
+			if seen1341&0x4 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen1341 |= 0x4
+			cborwire.String(d, &m.Phase)
+		case "conditions":
+			if seen1341&0x8 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1341 |= 0x8
+			if k1343, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1345, ok := d.OpenArray("[]NodeCondition"); ok {
+					s1344 := m.Conditions[:0]
+					if cap(s1344) < n1345 {
+						s1344 = make([]NodeCondition, 0, cborwire.SliceCap[NodeCondition](d, n1345))
+					}
+					at1346 := d.Offset()
+					for i := 0; d.NextElem(i, n1345); i++ {
+						s1344 = cborwire.Grow(d, s1344, n1345, at1346)
+						s1344[i].DecodeCBOR(d)
+					}
+					if len(s1344) == 0 {
+						s1344 = []NodeCondition{}
+					}
+					m.Conditions = s1344
+				}
+				cborwire.Keep(d, k1343, m.Conditions)
+			}
+		case "addresses":
+			if seen1341&0x10 != 0 {
+				d.DuplicateKey("addresses")
+			}
+			seen1341 |= 0x10
+			if k1347, ok := cborwire.ReuseSlice(d, &m.Addresses); !ok {
+				if d.Null() {
+					m.Addresses = nil
+				} else if n1349, ok := d.OpenArray("[]NodeAddress"); ok {
+					s1348 := m.Addresses[:0]
+					if cap(s1348) < n1349 {
+						s1348 = make([]NodeAddress, 0, cborwire.SliceCap[NodeAddress](d, n1349))
+					}
+					at1350 := d.Offset()
+					for i := 0; d.NextElem(i, n1349); i++ {
+						s1348 = cborwire.Grow(d, s1348, n1349, at1350)
+						s1348[i].DecodeCBOR(d)
+					}
+					if len(s1348) == 0 {
+						s1348 = []NodeAddress{}
+					}
+					m.Addresses = s1348
+				}
+				cborwire.Keep(d, k1347, m.Addresses)
+			}
+		case "daemonEndpoints":
+			if seen1341&0x20 != 0 {
+				d.DuplicateKey("daemonEndpoints")
+			}
+			seen1341 |= 0x20
+			m.DaemonEndpoints.DecodeCBOR(d)
+		case "nodeInfo":
+			if seen1341&0x40 != 0 {
+				d.DuplicateKey("nodeInfo")
+			}
+			seen1341 |= 0x40
+			m.NodeInfo.DecodeCBOR(d)
+		case "images":
+			if seen1341&0x80 != 0 {
+				d.DuplicateKey("images")
+			}
+			seen1341 |= 0x80
+			if k1351, ok := cborwire.ReuseSlice(d, &m.Images); !ok {
+				if d.Null() {
+					m.Images = nil
+				} else if n1353, ok := d.OpenArray("[]ContainerImage"); ok {
+					s1352 := m.Images[:0]
+					if cap(s1352) < n1353 {
+						s1352 = make([]ContainerImage, 0, cborwire.SliceCap[ContainerImage](d, n1353))
+					}
+					at1354 := d.Offset()
+					for i := 0; d.NextElem(i, n1353); i++ {
+						s1352 = cborwire.Grow(d, s1352, n1353, at1354)
+						s1352[i].DecodeCBOR(d)
+					}
+					if len(s1352) == 0 {
+						s1352 = []ContainerImage{}
+					}
+					m.Images = s1352
+				}
+				cborwire.Keep(d, k1351, m.Images)
+			}
+		case "volumesInUse":
+			if seen1341&0x100 != 0 {
+				d.DuplicateKey("volumesInUse")
+			}
+			seen1341 |= 0x100
+			if k1355, ok := cborwire.ReuseSlice(d, &m.VolumesInUse); !ok {
+				if d.Null() {
+					m.VolumesInUse = nil
+				} else if n1357, ok := d.OpenArray("[]UniqueVolumeName"); ok {
+					s1356 := m.VolumesInUse[:0]
+					if cap(s1356) < n1357 {
+						s1356 = make([]UniqueVolumeName, 0, cborwire.SliceCap[UniqueVolumeName](d, n1357))
+					}
+					at1358 := d.Offset()
+					for i := 0; d.NextElem(i, n1357); i++ {
+						s1356 = cborwire.Grow(d, s1356, n1357, at1358)
+						cborwire.String(d, &s1356[i])
+					}
+					if len(s1356) == 0 {
+						s1356 = []UniqueVolumeName{}
+					}
+					m.VolumesInUse = s1356
+				}
+				cborwire.Keep(d, k1355, m.VolumesInUse)
+			}
+		case "volumesAttached":
+			if seen1341&0x200 != 0 {
+				d.DuplicateKey("volumesAttached")
+			}
+			seen1341 |= 0x200
+			if k1359, ok := cborwire.ReuseSlice(d, &m.VolumesAttached); !ok {
+				if d.Null() {
+					m.VolumesAttached = nil
+				} else if n1361, ok := d.OpenArray("[]AttachedVolume"); ok {
+					s1360 := m.VolumesAttached[:0]
+					if cap(s1360) < n1361 {
+						s1360 = make([]AttachedVolume, 0, cborwire.SliceCap[AttachedVolume](d, n1361))
+					}
+					at1362 := d.Offset()
+					for i := 0; d.NextElem(i, n1361); i++ {
+						s1360 = cborwire.Grow(d, s1360, n1361, at1362)
+						s1360[i].DecodeCBOR(d)
+					}
+					if len(s1360) == 0 {
+						s1360 = []AttachedVolume{}
+					}
+					m.VolumesAttached = s1360
+				}
+				cborwire.Keep(d, k1359, m.VolumesAttached)
+			}
+		case "config":
+			if seen1341&0x400 != 0 {
+				d.DuplicateKey("config")
+			}
+			seen1341 |= 0x400
+			if k1363, ok := cborwire.ReusePtr(d, &m.Config); !ok {
+				if d.Null() {
+					m.Config = nil
+				} else {
+					if m.Config == nil {
+						m.Config = new(NodeConfigStatus)
+					}
+					(*m.Config).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1363, m.Config)
+			}
+		case "runtimeHandlers":
+			if seen1341&0x800 != 0 {
+				d.DuplicateKey("runtimeHandlers")
+			}
+			seen1341 |= 0x800
+			if k1364, ok := cborwire.ReuseSlice(d, &m.RuntimeHandlers); !ok {
+				if d.Null() {
+					m.RuntimeHandlers = nil
+				} else if n1366, ok := d.OpenArray("[]NodeRuntimeHandler"); ok {
+					s1365 := m.RuntimeHandlers[:0]
+					if cap(s1365) < n1366 {
+						s1365 = make([]NodeRuntimeHandler, 0, cborwire.SliceCap[NodeRuntimeHandler](d, n1366))
+					}
+					at1367 := d.Offset()
+					for i := 0; d.NextElem(i, n1366); i++ {
+						s1365 = cborwire.Grow(d, s1365, n1366, at1367)
+						s1365[i].DecodeCBOR(d)
+					}
+					if len(s1365) == 0 {
+						s1365 = []NodeRuntimeHandler{}
+					}
+					m.RuntimeHandlers = s1365
+				}
+				cborwire.Keep(d, k1364, m.RuntimeHandlers)
+			}
+		case "features":
+			if seen1341&0x1000 != 0 {
+				d.DuplicateKey("features")
+			}
+			seen1341 |= 0x1000
+			if k1368, ok := cborwire.ReusePtr(d, &m.Features); !ok {
+				if d.Null() {
+					m.Features = nil
+				} else {
+					if m.Features == nil {
+						m.Features = new(NodeFeatures)
+					}
+					(*m.Features).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1368, m.Features)
+			}
+		case "declaredFeatures":
+			if seen1341&0x2000 != 0 {
+				d.DuplicateKey("declaredFeatures")
+			}
+			seen1341 |= 0x2000
+			if k1369, ok := cborwire.ReuseSlice(d, &m.DeclaredFeatures); !ok {
+				if d.Null() {
+					m.DeclaredFeatures = nil
+				} else if n1371, ok := d.OpenArray("[]string"); ok {
+					s1370 := m.DeclaredFeatures[:0]
+					if cap(s1370) < n1371 {
+						s1370 = make([]string, 0, cborwire.SliceCap[string](d, n1371))
+					}
+					at1372 := d.Offset()
+					for i := 0; d.NextElem(i, n1371); i++ {
+						s1370 = cborwire.Grow(d, s1370, n1371, at1372)
+						cborwire.String(d, &s1370[i])
+					}
+					if len(s1370) == 0 {
+						s1370 = []string{}
+					}
+					m.DeclaredFeatures = s1370
+				}
+				cborwire.Keep(d, k1369, m.DeclaredFeatures)
+			}
+		default:
+			d.SkipUnknown(&unknown1342)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AttachedVolume) DecodeCBOR(d *cborwire.Decoder) error {
+	n1373, ok := d.OpenMap("AttachedVolume")
+	if !ok {
+		return d.Err()
+	}
+	var seen1374 uint64
+	var unknown1375 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1373); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1374&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1374 |= 0x1
+			cborwire.String(d, &m.Name)
+		case "devicePath":
+			if seen1374&0x2 != 0 {
+				d.DuplicateKey("devicePath")
+			}
+			seen1374 |= 0x2
+			cborwire.String(d, &m.DevicePath)
+		default:
+			d.SkipUnknown(&unknown1375)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *AvoidPods) DecodeCBOR(d *cborwire.Decoder) error {
+	n1376, ok := d.OpenMap("AvoidPods")
+	if !ok {
+		return d.Err()
+	}
+	var seen1377 uint64
+	var unknown1378 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1376); i++ {
+		switch string(d.Key()) {
+		case "preferAvoidPods":
+			if seen1377&0x1 != 0 {
+				d.DuplicateKey("preferAvoidPods")
+			}
+			seen1377 |= 0x1
+			if k1379, ok := cborwire.ReuseSlice(d, &m.PreferAvoidPods); !ok {
+				if d.Null() {
+					m.PreferAvoidPods = nil
+				} else if n1381, ok := d.OpenArray("[]PreferAvoidPodsEntry"); ok {
+					s1380 := m.PreferAvoidPods[:0]
+					if cap(s1380) < n1381 {
+						s1380 = make([]PreferAvoidPodsEntry, 0, cborwire.SliceCap[PreferAvoidPodsEntry](d, n1381))
+					}
+					at1382 := d.Offset()
+					for i := 0; d.NextElem(i, n1381); i++ {
+						s1380 = cborwire.Grow(d, s1380, n1381, at1382)
+						s1380[i].DecodeCBOR(d)
+					}
+					if len(s1380) == 0 {
+						s1380 = []PreferAvoidPodsEntry{}
+					}
+					m.PreferAvoidPods = s1380
+				}
+				cborwire.Keep(d, k1379, m.PreferAvoidPods)
+			}
+		default:
+			d.SkipUnknown(&unknown1378)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PreferAvoidPodsEntry) DecodeCBOR(d *cborwire.Decoder) error {
+	n1383, ok := d.OpenMap("PreferAvoidPodsEntry")
+	if !ok {
+		return d.Err()
+	}
+	var seen1384 uint64
+	var unknown1385 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1383); i++ {
+		switch string(d.Key()) {
+		case "podSignature":
+			if seen1384&0x1 != 0 {
+				d.DuplicateKey("podSignature")
+			}
+			seen1384 |= 0x1
+			m.PodSignature.DecodeCBOR(d)
+		case "evictionTime":
+			if seen1384&0x2 != 0 {
+				d.DuplicateKey("evictionTime")
+			}
+			seen1384 |= 0x2
+			m.EvictionTime.DecodeCBOR(d)
+		case "reason":
+			if seen1384&0x4 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1384 |= 0x4
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen1384&0x8 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1384 |= 0x8
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown1385)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodSignature) DecodeCBOR(d *cborwire.Decoder) error {
+	n1386, ok := d.OpenMap("PodSignature")
+	if !ok {
+		return d.Err()
+	}
+	var seen1387 uint64
+	var unknown1388 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1386); i++ {
+		switch string(d.Key()) {
+		case "podController":
+			if seen1387&0x1 != 0 {
+				d.DuplicateKey("podController")
+			}
+			seen1387 |= 0x1
+			if k1389, ok := cborwire.ReusePtr(d, &m.PodController); !ok {
+				if d.Null() {
+					m.PodController = nil
+				} else {
+					if m.PodController == nil {
+						m.PodController = new(metav1.OwnerReference)
+					}
+					(*m.PodController).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1389, m.PodController)
+			}
+		default:
+			d.SkipUnknown(&unknown1388)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ContainerImage) DecodeCBOR(d *cborwire.Decoder) error {
+	n1390, ok := d.OpenMap("ContainerImage")
+	if !ok {
+		return d.Err()
+	}
+	var seen1391 uint64
+	var unknown1392 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1390); i++ {
+		switch string(d.Key()) {
+		case "names":
+			if seen1391&0x1 != 0 {
+				d.DuplicateKey("names")
+			}
+			seen1391 |= 0x1
+			if k1393, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
+				if d.Null() {
+					m.Names = nil
+				} else if n1395, ok := d.OpenArray("[]string"); ok {
+					s1394 := m.Names[:0]
+					if cap(s1394) < n1395 {
+						s1394 = make([]string, 0, cborwire.SliceCap[string](d, n1395))
+					}
+					at1396 := d.Offset()
+					for i := 0; d.NextElem(i, n1395); i++ {
+						s1394 = cborwire.Grow(d, s1394, n1395, at1396)
+						cborwire.String(d, &s1394[i])
+					}
+					if len(s1394) == 0 {
+						s1394 = []string{}
+					}
+					m.Names = s1394
+				}
+				cborwire.Keep(d, k1393, m.Names)
+			}
+		case "sizeBytes":
+			if seen1391&0x2 != 0 {
+				d.DuplicateKey("sizeBytes")
+			}
+			seen1391 |= 0x2
+			cborwire.Int(d, &m.SizeBytes)
+		default:
+			d.SkipUnknown(&unknown1392)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n1397, ok := d.OpenMap("NodeCondition")
+	if !ok {
+		return d.Err()
+	}
+	var seen1398 uint64
+	var unknown1399 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1397); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1398&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1398 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "status":
+			if seen1398&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1398 |= 0x2
+			cborwire.String(d, &m.Status)
+		case "lastHeartbeatTime":
+			if seen1398&0x4 != 0 {
+				d.DuplicateKey("lastHeartbeatTime")
+			}
+			seen1398 |= 0x4
+			m.LastHeartbeatTime.DecodeCBOR(d)
+		case "lastTransitionTime":
+			if seen1398&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen1398 |= 0x8
+			m.LastTransitionTime.DecodeCBOR(d)
+		case "reason":
+			if seen1398&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1398 |= 0x10
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen1398&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1398 |= 0x20
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown1399)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeAddress) DecodeCBOR(d *cborwire.Decoder) error {
+	n1400, ok := d.OpenMap("NodeAddress")
+	if !ok {
+		return d.Err()
+	}
+	var seen1401 uint64
+	var unknown1402 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1400); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1401&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1401 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "address":
+			if seen1401&0x2 != 0 {
+				d.DuplicateKey("address")
+			}
+			seen1401 |= 0x2
+			cborwire.String(d, &m.Address)
+		default:
+			d.SkipUnknown(&unknown1402)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceList) DecodeCBOR(d *cborwire.Decoder) error {
+	if k1403, ok := cborwire.ReuseMap(d, m); !ok {
+		if d.Null() {
+			(*m) = nil
+		} else if n1404, ok := d.OpenMap("map[ResourceName]quantity.Quantity"); ok {
+			m1407 := cborwire.FreshMap((*m), n1404)
+			for i := 0; d.NextKey(i, n1404); i++ {
+				key1405 := ResourceName(d.InternString(d.Key()))
+				var v1406 quantity.Quantity
+				v1406.DecodeCBOR(d)
+				if d.Err() != nil {
+					break
+				}
+				m1407[key1405] = v1406
+				if len(m1407) != i+1 {
+					d.DuplicateKey(string(key1405))
+					break
+				}
+			}
+			(*m) = cborwire.MergeMap((*m), m1407)
+		}
+		cborwire.Keep(d, k1403, (*m))
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Node) DecodeCBOR(d *cborwire.Decoder) error {
+	n1408, ok := d.OpenMap("Node")
+	if !ok {
+		return d.Err()
+	}
+	var seen1409 uint64
+	var unknown1410 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1408); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1409&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1409 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1409&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1409 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1409&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1409 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1409&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1409 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1409&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1409 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1410)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1411, ok := d.OpenMap("NodeList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1412 uint64
+	var unknown1413 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1411); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1412&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1412 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1412&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1412 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1412&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1412 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1412&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1412 |= 0x8
+			if k1414, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1416, ok := d.OpenArray("[]Node"); ok {
+					s1415 := m.Items[:0]
+					if cap(s1415) < n1416 {
+						s1415 = make([]Node, 0, cborwire.SliceCap[Node](d, n1416))
+					}
+					at1417 := d.Offset()
+					for i := 0; d.NextElem(i, n1416); i++ {
+						s1415 = cborwire.Grow(d, s1415, n1416, at1417)
+						s1415[i].DecodeCBOR(d)
+					}
+					if len(s1415) == 0 {
+						s1415 = []Node{}
+					}
+					m.Items = s1415
+				}
+				cborwire.Keep(d, k1414, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1413)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NamespaceSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1418, ok := d.OpenMap("NamespaceSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1419 uint64
+	var unknown1420 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1418); i++ {
+		switch string(d.Key()) {
+		case "finalizers":
+			if seen1419&0x1 != 0 {
+				d.DuplicateKey("finalizers")
+			}
+			seen1419 |= 0x1
+			if k1421, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
+				if d.Null() {
+					m.Finalizers = nil
+				} else if n1423, ok := d.OpenArray("[]FinalizerName"); ok {
+					s1422 := m.Finalizers[:0]
+					if cap(s1422) < n1423 {
+						s1422 = make([]FinalizerName, 0, cborwire.SliceCap[FinalizerName](d, n1423))
+					}
+					at1424 := d.Offset()
+					for i := 0; d.NextElem(i, n1423); i++ {
+						s1422 = cborwire.Grow(d, s1422, n1423, at1424)
+						cborwire.String(d, &s1422[i])
+					}
+					if len(s1422) == 0 {
+						s1422 = []FinalizerName{}
+					}
+					m.Finalizers = s1422
+				}
+				cborwire.Keep(d, k1421, m.Finalizers)
+			}
+		default:
+			d.SkipUnknown(&unknown1420)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NamespaceStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1425, ok := d.OpenMap("NamespaceStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1426 uint64
+	var unknown1427 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1425); i++ {
+		switch string(d.Key()) {
+		case "phase":
+			if seen1426&0x1 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen1426 |= 0x1
+			cborwire.String(d, &m.Phase)
+		case "conditions":
+			if seen1426&0x2 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1426 |= 0x2
+			if k1428, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1430, ok := d.OpenArray("[]NamespaceCondition"); ok {
+					s1429 := m.Conditions[:0]
+					if cap(s1429) < n1430 {
+						s1429 = make([]NamespaceCondition, 0, cborwire.SliceCap[NamespaceCondition](d, n1430))
+					}
+					at1431 := d.Offset()
+					for i := 0; d.NextElem(i, n1430); i++ {
+						s1429 = cborwire.Grow(d, s1429, n1430, at1431)
+						s1429[i].DecodeCBOR(d)
+					}
+					if len(s1429) == 0 {
+						s1429 = []NamespaceCondition{}
+					}
+					m.Conditions = s1429
+				}
+				cborwire.Keep(d, k1428, m.Conditions)
+			}
+		default:
+			d.SkipUnknown(&unknown1427)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NamespaceCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n1432, ok := d.OpenMap("NamespaceCondition")
+	if !ok {
+		return d.Err()
+	}
+	var seen1433 uint64
+	var unknown1434 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1432); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1433&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1433 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "status":
+			if seen1433&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1433 |= 0x2
+			cborwire.String(d, &m.Status)
+		case "lastTransitionTime":
+			if seen1433&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen1433 |= 0x4
+			m.LastTransitionTime.DecodeCBOR(d)
+		case "reason":
+			if seen1433&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1433 |= 0x8
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen1433&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1433 |= 0x10
+			cborwire.String(d, &m.Message)
+		default:
+			d.SkipUnknown(&unknown1434)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Namespace) DecodeCBOR(d *cborwire.Decoder) error {
+	n1435, ok := d.OpenMap("Namespace")
+	if !ok {
+		return d.Err()
+	}
+	var seen1436 uint64
+	var unknown1437 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1435); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1436&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1436 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1436&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1436 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1436&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1436 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1436&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1436 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1436&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1436 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1437)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NamespaceList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1438, ok := d.OpenMap("NamespaceList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1439 uint64
+	var unknown1440 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1438); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1439&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1439 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1439&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1439 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1439&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1439 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1439&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1439 |= 0x8
+			if k1441, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1443, ok := d.OpenArray("[]Namespace"); ok {
+					s1442 := m.Items[:0]
+					if cap(s1442) < n1443 {
+						s1442 = make([]Namespace, 0, cborwire.SliceCap[Namespace](d, n1443))
+					}
+					at1444 := d.Offset()
+					for i := 0; d.NextElem(i, n1443); i++ {
+						s1442 = cborwire.Grow(d, s1442, n1443, at1444)
+						s1442[i].DecodeCBOR(d)
+					}
+					if len(s1442) == 0 {
+						s1442 = []Namespace{}
+					}
+					m.Items = s1442
+				}
+				cborwire.Keep(d, k1441, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1440)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Binding) DecodeCBOR(d *cborwire.Decoder) error {
+	n1445, ok := d.OpenMap("Binding")
+	if !ok {
+		return d.Err()
+	}
+	var seen1446 uint64
+	var unknown1447 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1445); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1446&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1446 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1446&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1446 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1446&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1446 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "target":
+			if seen1446&0x8 != 0 {
+				d.DuplicateKey("target")
+			}
+			seen1446 |= 0x8
+			m.Target.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1447)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1448, ok := d.OpenMap("Preconditions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1449 uint64
+	var unknown1450 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1448); i++ {
+		switch string(d.Key()) {
+		case "uid":
+			if seen1449&0x1 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen1449 |= 0x1
+			if k1451, ok := cborwire.ReusePtr(d, &m.UID); !ok {
+				if d.Null() {
+					m.UID = nil
+				} else {
+					if m.UID == nil {
+						m.UID = cborwire.NewString[types.UID](d)
+					}
+					cborwire.String(d, m.UID)
+				}
+				cborwire.Keep(d, k1451, m.UID)
+			}
+		default:
+			d.SkipUnknown(&unknown1450)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1452, ok := d.OpenMap("PodLogOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1453 uint64
+	var unknown1454 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1452); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1453&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1453 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1453&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1453 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "container":
+			if seen1453&0x4 != 0 {
+				d.DuplicateKey("container")
+			}
+			seen1453 |= 0x4
+			cborwire.String(d, &m.Container)
+		case "follow":
+			if seen1453&0x8 != 0 {
+				d.DuplicateKey("follow")
+			}
+			seen1453 |= 0x8
+			cborwire.Bool(d, &m.Follow)
+		case "previous":
+			if seen1453&0x10 != 0 {
+				d.DuplicateKey("previous")
+			}
+			seen1453 |= 0x10
+			cborwire.Bool(d, &m.Previous)
+		case "sinceSeconds":
+			if seen1453&0x20 != 0 {
+				d.DuplicateKey("sinceSeconds")
+			}
+			seen1453 |= 0x20
+			if k1455, ok := cborwire.ReusePtr(d, &m.SinceSeconds); !ok {
+				if d.Null() {
+					m.SinceSeconds = nil
+				} else {
+					if m.SinceSeconds == nil {
+						m.SinceSeconds = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.SinceSeconds)
+				}
+				cborwire.Keep(d, k1455, m.SinceSeconds)
+			}
+		case "sinceTime":
+			if seen1453&0x40 != 0 {
+				d.DuplicateKey("sinceTime")
+			}
+			seen1453 |= 0x40
+			if k1456, ok := cborwire.ReusePtr(d, &m.SinceTime); !ok {
+				if d.Null() {
+					m.SinceTime = nil
+				} else {
+					if m.SinceTime == nil {
+						m.SinceTime = new(metav1.Time)
+					}
+					(*m.SinceTime).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1456, m.SinceTime)
+			}
+		case "timestamps":
+			if seen1453&0x80 != 0 {
+				d.DuplicateKey("timestamps")
+			}
+			seen1453 |= 0x80
+			cborwire.Bool(d, &m.Timestamps)
+		case "tailLines":
+			if seen1453&0x100 != 0 {
+				d.DuplicateKey("tailLines")
+			}
+			seen1453 |= 0x100
+			if k1457, ok := cborwire.ReusePtr(d, &m.TailLines); !ok {
+				if d.Null() {
+					m.TailLines = nil
+				} else {
+					if m.TailLines == nil {
+						m.TailLines = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.TailLines)
+				}
+				cborwire.Keep(d, k1457, m.TailLines)
+			}
+		case "limitBytes":
+			if seen1453&0x200 != 0 {
+				d.DuplicateKey("limitBytes")
+			}
+			seen1453 |= 0x200
+			if k1458, ok := cborwire.ReusePtr(d, &m.LimitBytes); !ok {
+				if d.Null() {
+					m.LimitBytes = nil
+				} else {
+					if m.LimitBytes == nil {
+						m.LimitBytes = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.LimitBytes)
+				}
+				cborwire.Keep(d, k1458, m.LimitBytes)
+			}
+		case "insecureSkipTLSVerifyBackend":
+			if seen1453&0x400 != 0 {
+				d.DuplicateKey("insecureSkipTLSVerifyBackend")
+			}
+			seen1453 |= 0x400
+			cborwire.Bool(d, &m.InsecureSkipTLSVerifyBackend)
+		case "stream":
+			if seen1453&0x800 != 0 {
+				d.DuplicateKey("stream")
+			}
+			seen1453 |= 0x800
+			if k1459, ok := cborwire.ReusePtr(d, &m.Stream); !ok {
+				if d.Null() {
+					m.Stream = nil
+				} else {
+					if m.Stream == nil {
+						m.Stream = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.Stream)
+				}
+				cborwire.Keep(d, k1459, m.Stream)
+			}
+		default:
+			d.SkipUnknown(&unknown1454)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodAttachOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1460, ok := d.OpenMap("PodAttachOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1461 uint64
+	var unknown1462 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1460); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1461&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1461 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1461&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1461 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "stdin":
+			if seen1461&0x4 != 0 {
+				d.DuplicateKey("stdin")
+			}
+			seen1461 |= 0x4
+			cborwire.Bool(d, &m.Stdin)
+		case "stdout":
+			if seen1461&0x8 != 0 {
+				d.DuplicateKey("stdout")
+			}
+			seen1461 |= 0x8
+			cborwire.Bool(d, &m.Stdout)
+		case "stderr":
+			if seen1461&0x10 != 0 {
+				d.DuplicateKey("stderr")
+			}
+			seen1461 |= 0x10
+			cborwire.Bool(d, &m.Stderr)
+		case "tty":
+			if seen1461&0x20 != 0 {
+				d.DuplicateKey("tty")
+			}
+			seen1461 |= 0x20
+			cborwire.Bool(d, &m.TTY)
+		case "container":
+			if seen1461&0x40 != 0 {
+				d.DuplicateKey("container")
+			}
+			seen1461 |= 0x40
+			cborwire.String(d, &m.Container)
+		default:
+			d.SkipUnknown(&unknown1462)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodExecOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1463, ok := d.OpenMap("PodExecOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1464 uint64
+	var unknown1465 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1463); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1464&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1464 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1464&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1464 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "stdin":
+			if seen1464&0x4 != 0 {
+				d.DuplicateKey("stdin")
+			}
+			seen1464 |= 0x4
+			cborwire.Bool(d, &m.Stdin)
+		case "stdout":
+			if seen1464&0x8 != 0 {
+				d.DuplicateKey("stdout")
+			}
+			seen1464 |= 0x8
+			cborwire.Bool(d, &m.Stdout)
+		case "stderr":
+			if seen1464&0x10 != 0 {
+				d.DuplicateKey("stderr")
+			}
+			seen1464 |= 0x10
+			cborwire.Bool(d, &m.Stderr)
+		case "tty":
+			if seen1464&0x20 != 0 {
+				d.DuplicateKey("tty")
+			}
+			seen1464 |= 0x20
+			cborwire.Bool(d, &m.TTY)
+		case "container":
+			if seen1464&0x40 != 0 {
+				d.DuplicateKey("container")
+			}
+			seen1464 |= 0x40
+			cborwire.String(d, &m.Container)
+		case "command":
+			if seen1464&0x80 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen1464 |= 0x80
+			if k1466, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+				if d.Null() {
+					m.Command = nil
+				} else if n1468, ok := d.OpenArray("[]string"); ok {
+					s1467 := m.Command[:0]
+					if cap(s1467) < n1468 {
+						s1467 = make([]string, 0, cborwire.SliceCap[string](d, n1468))
+					}
+					at1469 := d.Offset()
+					for i := 0; d.NextElem(i, n1468); i++ {
+						s1467 = cborwire.Grow(d, s1467, n1468, at1469)
+						cborwire.String(d, &s1467[i])
+					}
+					if len(s1467) == 0 {
+						s1467 = []string{}
+					}
+					m.Command = s1467
+				}
+				cborwire.Keep(d, k1466, m.Command)
+			}
+		default:
+			d.SkipUnknown(&unknown1465)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodPortForwardOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1470, ok := d.OpenMap("PodPortForwardOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1471 uint64
+	var unknown1472 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1470); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1471&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1471 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1471&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1471 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "ports":
+			if seen1471&0x4 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen1471 |= 0x4
+			if k1473, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+				if d.Null() {
+					m.Ports = nil
+				} else if n1475, ok := d.OpenArray("[]int32"); ok {
+					s1474 := m.Ports[:0]
+					if cap(s1474) < n1475 {
+						s1474 = make([]int32, 0, cborwire.SliceCap[int32](d, n1475))
+					}
+					at1476 := d.Offset()
+					for i := 0; d.NextElem(i, n1475); i++ {
+						s1474 = cborwire.Grow(d, s1474, n1475, at1476)
+						cborwire.Int(d, &s1474[i])
+					}
+					if len(s1474) == 0 {
+						s1474 = []int32{}
+					}
+					m.Ports = s1474
+				}
+				cborwire.Keep(d, k1473, m.Ports)
+			}
+		default:
+			d.SkipUnknown(&unknown1472)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *PodProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1477, ok := d.OpenMap("PodProxyOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1478 uint64
+	var unknown1479 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1477); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1478&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1478 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1478&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1478 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "path":
+			if seen1478&0x4 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen1478 |= 0x4
+			cborwire.String(d, &m.Path)
+		default:
+			d.SkipUnknown(&unknown1479)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *NodeProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1480, ok := d.OpenMap("NodeProxyOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1481 uint64
+	var unknown1482 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1480); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1481&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1481 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1481&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1481 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "path":
+			if seen1481&0x4 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen1481 |= 0x4
+			cborwire.String(d, &m.Path)
+		default:
+			d.SkipUnknown(&unknown1482)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ServiceProxyOptions) DecodeCBOR(d *cborwire.Decoder) error {
+	n1483, ok := d.OpenMap("ServiceProxyOptions")
+	if !ok {
+		return d.Err()
+	}
+	var seen1484 uint64
+	var unknown1485 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1483); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1484&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1484 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1484&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1484 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "path":
+			if seen1484&0x4 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen1484 |= 0x4
+			cborwire.String(d, &m.Path)
+		default:
+			d.SkipUnknown(&unknown1485)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n1486, ok := d.OpenMap("ObjectReference")
+	if !ok {
+		return d.Err()
+	}
+	var seen1487 uint64
+	var unknown1488 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1486); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1487&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1487 |= 0x1
+			cborwire.String(d, &m.Kind)
+		case "namespace":
+			if seen1487&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen1487 |= 0x2
+			cborwire.String(d, &m.Namespace)
+		case "name":
+			if seen1487&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1487 |= 0x4
+			cborwire.String(d, &m.Name)
+		case "uid":
+			if seen1487&0x8 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen1487 |= 0x8
+			cborwire.UniqueString(d, &m.UID)
+		case "apiVersion":
+			if seen1487&0x10 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1487 |= 0x10
+			cborwire.String(d, &m.APIVersion)
+		case "resourceVersion":
+			if seen1487&0x20 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen1487 |= 0x20
+			cborwire.UniqueString(d, &m.ResourceVersion)
+		case "fieldPath":
+			if seen1487&0x40 != 0 {
+				d.DuplicateKey("fieldPath")
+			}
+			seen1487 |= 0x40
+			cborwire.String(d, &m.FieldPath)
+		default:
+			d.SkipUnknown(&unknown1488)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LocalObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n1489, ok := d.OpenMap("LocalObjectReference")
+	if !ok {
+		return d.Err()
+	}
+	var seen1490 uint64
+	var unknown1491 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1489); i++ {
+		switch string(d.Key()) {
+		case "name":
+			if seen1490&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1490 |= 0x1
+			cborwire.String(d, &m.Name)
+		default:
+			d.SkipUnknown(&unknown1491)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *TypedLocalObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n1492, ok := d.OpenMap("TypedLocalObjectReference")
+	if !ok {
+		return d.Err()
+	}
+	var seen1493 uint64
+	var unknown1494 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1492); i++ {
+		switch string(d.Key()) {
+		case "apiGroup":
+			if seen1493&0x1 != 0 {
+				d.DuplicateKey("apiGroup")
+			}
+			seen1493 |= 0x1
+			if k1495, ok := cborwire.ReusePtr(d, &m.APIGroup); !ok {
+				if d.Null() {
+					m.APIGroup = nil
+				} else {
+					if m.APIGroup == nil {
+						m.APIGroup = cborwire.NewString[string](d)
+					}
+					cborwire.String(d, m.APIGroup)
+				}
+				cborwire.Keep(d, k1495, m.APIGroup)
+			}
+		case "kind":
+			if seen1493&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1493 |= 0x2
+			cborwire.String(d, &m.Kind)
+		case "name":
+			if seen1493&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1493 |= 0x4
+			cborwire.String(d, &m.Name)
+		default:
+			d.SkipUnknown(&unknown1494)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SerializedReference) DecodeCBOR(d *cborwire.Decoder) error {
+	n1496, ok := d.OpenMap("SerializedReference")
+	if !ok {
+		return d.Err()
+	}
+	var seen1497 uint64
+	var unknown1498 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1496); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1497&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1497 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1497&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1497 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "reference":
+			if seen1497&0x4 != 0 {
+				d.DuplicateKey("reference")
+			}
+			seen1497 |= 0x4
+			m.Reference.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1498)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EventSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n1499, ok := d.OpenMap("EventSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen1500 uint64
+	var unknown1501 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1499); i++ {
+		switch string(d.Key()) {
+		case "component":
+			if seen1500&0x1 != 0 {
+				d.DuplicateKey("component")
+			}
+			seen1500 |= 0x1
+			cborwire.String(d, &m.Component)
+		case "host":
+			if seen1500&0x2 != 0 {
+				d.DuplicateKey("host")
+			}
+			seen1500 |= 0x2
+			cborwire.String(d, &m.Host)
+		default:
+			d.SkipUnknown(&unknown1501)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
+	n1502, ok := d.OpenMap("Event")
+	if !ok {
+		return d.Err()
+	}
+	var seen1503 uint64
+	var unknown1504 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1502); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1503&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1503 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1503&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1503 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1503&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1503 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "involvedObject":
+			if seen1503&0x8 != 0 {
+				d.DuplicateKey("involvedObject")
+			}
+			seen1503 |= 0x8
+			m.InvolvedObject.DecodeCBOR(d)
+		case "reason":
+			if seen1503&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen1503 |= 0x10
+			cborwire.String(d, &m.Reason)
+		case "message":
+			if seen1503&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1503 |= 0x20
+			cborwire.UniqueString(d, &m.Message)
+		case "source":
+			if seen1503&0x40 != 0 {
+				d.DuplicateKey("source")
+			}
+			seen1503 |= 0x40
+			m.Source.DecodeCBOR(d)
+		case "firstTimestamp":
+			if seen1503&0x80 != 0 {
+				d.DuplicateKey("firstTimestamp")
+			}
+			seen1503 |= 0x80
+			m.FirstTimestamp.DecodeCBOR(d)
+		case "lastTimestamp":
+			if seen1503&0x100 != 0 {
+				d.DuplicateKey("lastTimestamp")
+			}
+			seen1503 |= 0x100
+			m.LastTimestamp.DecodeCBOR(d)
+		case "count":
+			if seen1503&0x200 != 0 {
+				d.DuplicateKey("count")
+			}
+			seen1503 |= 0x200
+			cborwire.Int(d, &m.Count)
+		case "type":
+			if seen1503&0x400 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1503 |= 0x400
+			cborwire.String(d, &m.Type)
+		case "eventTime":
+			if seen1503&0x800 != 0 {
+				d.DuplicateKey("eventTime")
+			}
+			seen1503 |= 0x800
+			m.EventTime.DecodeCBOR(d)
+		case "series":
+			if seen1503&0x1000 != 0 {
+				d.DuplicateKey("series")
+			}
+			seen1503 |= 0x1000
+			if k1505, ok := cborwire.ReusePtr(d, &m.Series); !ok {
+				if d.Null() {
+					m.Series = nil
+				} else {
+					if m.Series == nil {
+						m.Series = new(EventSeries)
+					}
+					(*m.Series).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1505, m.Series)
+			}
+		case "action":
+			if seen1503&0x2000 != 0 {
+				d.DuplicateKey("action")
+			}
+			seen1503 |= 0x2000
+			cborwire.String(d, &m.Action)
+		case "related":
+			if seen1503&0x4000 != 0 {
+				d.DuplicateKey("related")
+			}
+			seen1503 |= 0x4000
+			if k1506, ok := cborwire.ReusePtr(d, &m.Related); !ok {
+				if d.Null() {
+					m.Related = nil
+				} else {
+					if m.Related == nil {
+						m.Related = new(ObjectReference)
+					}
+					(*m.Related).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1506, m.Related)
+			}
+		case "reportingComponent":
+			if seen1503&0x8000 != 0 {
+				d.DuplicateKey("reportingComponent")
+			}
+			seen1503 |= 0x8000
+			cborwire.String(d, &m.ReportingController)
+		case "reportingInstance":
+			if seen1503&0x10000 != 0 {
+				d.DuplicateKey("reportingInstance")
+			}
+			seen1503 |= 0x10000
+			cborwire.String(d, &m.ReportingInstance)
+		default:
+			d.SkipUnknown(&unknown1504)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EventSeries) DecodeCBOR(d *cborwire.Decoder) error {
+	n1507, ok := d.OpenMap("EventSeries")
+	if !ok {
+		return d.Err()
+	}
+	var seen1508 uint64
+	var unknown1509 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1507); i++ {
+		switch string(d.Key()) {
+		case "count":
+			if seen1508&0x1 != 0 {
+				d.DuplicateKey("count")
+			}
+			seen1508 |= 0x1
+			cborwire.Int(d, &m.Count)
+		case "lastObservedTime":
+			if seen1508&0x2 != 0 {
+				d.DuplicateKey("lastObservedTime")
+			}
+			seen1508 |= 0x2
+			m.LastObservedTime.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1509)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *EventList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1510, ok := d.OpenMap("EventList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1511 uint64
+	var unknown1512 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1510); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1511&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1511 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1511&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1511 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1511&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1511 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1511&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1511 |= 0x8
+			if k1513, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1515, ok := d.OpenArray("[]Event"); ok {
+					s1514 := m.Items[:0]
+					if cap(s1514) < n1515 {
+						s1514 = make([]Event, 0, cborwire.SliceCap[Event](d, n1515))
+					}
+					at1516 := d.Offset()
+					for i := 0; d.NextElem(i, n1515); i++ {
+						s1514 = cborwire.Grow(d, s1514, n1515, at1516)
+						s1514[i].DecodeCBOR(d)
+					}
+					if len(s1514) == 0 {
+						s1514 = []Event{}
+					}
+					m.Items = s1514
+				}
+				cborwire.Keep(d, k1513, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1512)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
+	n1517, ok := d.OpenMap("List")
+	if !ok {
+		return d.Err()
+	}
+	var seen1518 uint64
+	var unknown1519 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1517); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1518&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1518 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1518&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1518 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1518&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1518 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1518&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1518 |= 0x8
+			if k1520, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1522, ok := d.OpenArray("[]runtime.RawExtension"); ok {
+					s1521 := m.Items[:0]
+					if cap(s1521) < n1522 {
+						s1521 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n1522))
+					}
+					at1523 := d.Offset()
+					for i := 0; d.NextElem(i, n1522); i++ {
+						s1521 = cborwire.Grow(d, s1521, n1522, at1523)
+						cborwire.ViaJSON(d, &s1521[i], "RawExtension")
+					}
+					if len(s1521) == 0 {
+						s1521 = []runtime.RawExtension{}
+					}
+					m.Items = s1521
+				}
+				cborwire.Keep(d, k1520, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1519)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LimitRangeItem) DecodeCBOR(d *cborwire.Decoder) error {
+	n1524, ok := d.OpenMap("LimitRangeItem")
+	if !ok {
+		return d.Err()
+	}
+	var seen1525 uint64
+	var unknown1526 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1524); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1525&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1525 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "max":
+			if seen1525&0x2 != 0 {
+				d.DuplicateKey("max")
+			}
+			seen1525 |= 0x2
+			m.Max.DecodeCBOR(d)
+		case "min":
+			if seen1525&0x4 != 0 {
+				d.DuplicateKey("min")
+			}
+			seen1525 |= 0x4
+			m.Min.DecodeCBOR(d)
+		case "default":
+			if seen1525&0x8 != 0 {
+				d.DuplicateKey("default")
+			}
+			seen1525 |= 0x8
+			m.Default.DecodeCBOR(d)
+		case "defaultRequest":
+			if seen1525&0x10 != 0 {
+				d.DuplicateKey("defaultRequest")
+			}
+			seen1525 |= 0x10
+			m.DefaultRequest.DecodeCBOR(d)
+		case "maxLimitRequestRatio":
+			if seen1525&0x20 != 0 {
+				d.DuplicateKey("maxLimitRequestRatio")
+			}
+			seen1525 |= 0x20
+			m.MaxLimitRequestRatio.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1526)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LimitRangeSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1527, ok := d.OpenMap("LimitRangeSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1528 uint64
+	var unknown1529 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1527); i++ {
+		switch string(d.Key()) {
+		case "limits":
+			if seen1528&0x1 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen1528 |= 0x1
+			if k1530, ok := cborwire.ReuseSlice(d, &m.Limits); !ok {
+				if d.Null() {
+					m.Limits = nil
+				} else if n1532, ok := d.OpenArray("[]LimitRangeItem"); ok {
+					s1531 := m.Limits[:0]
+					if cap(s1531) < n1532 {
+						s1531 = make([]LimitRangeItem, 0, cborwire.SliceCap[LimitRangeItem](d, n1532))
+					}
+					at1533 := d.Offset()
+					for i := 0; d.NextElem(i, n1532); i++ {
+						s1531 = cborwire.Grow(d, s1531, n1532, at1533)
+						s1531[i].DecodeCBOR(d)
+					}
+					if len(s1531) == 0 {
+						s1531 = []LimitRangeItem{}
+					}
+					m.Limits = s1531
+				}
+				cborwire.Keep(d, k1530, m.Limits)
+			}
+		default:
+			d.SkipUnknown(&unknown1529)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LimitRange) DecodeCBOR(d *cborwire.Decoder) error {
+	n1534, ok := d.OpenMap("LimitRange")
+	if !ok {
+		return d.Err()
+	}
+	var seen1535 uint64
+	var unknown1536 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1534); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1535&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1535 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1535&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1535 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1535&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1535 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1535&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1535 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1536)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *LimitRangeList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1537, ok := d.OpenMap("LimitRangeList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1538 uint64
+	var unknown1539 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1537); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1538&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1538 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1538&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1538 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1538&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1538 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1538&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1538 |= 0x8
+			if k1540, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1542, ok := d.OpenArray("[]LimitRange"); ok {
+					s1541 := m.Items[:0]
+					if cap(s1541) < n1542 {
+						s1541 = make([]LimitRange, 0, cborwire.SliceCap[LimitRange](d, n1542))
+					}
+					at1543 := d.Offset()
+					for i := 0; d.NextElem(i, n1542); i++ {
+						s1541 = cborwire.Grow(d, s1541, n1542, at1543)
+						s1541[i].DecodeCBOR(d)
+					}
+					if len(s1541) == 0 {
+						s1541 = []LimitRange{}
+					}
+					m.Items = s1541
+				}
+				cborwire.Keep(d, k1540, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1539)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceQuotaSpec) DecodeCBOR(d *cborwire.Decoder) error {
+	n1544, ok := d.OpenMap("ResourceQuotaSpec")
+	if !ok {
+		return d.Err()
+	}
+	var seen1545 uint64
+	var unknown1546 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1544); i++ {
+		switch string(d.Key()) {
+		case "hard":
+			if seen1545&0x1 != 0 {
+				d.DuplicateKey("hard")
+			}
+			seen1545 |= 0x1
+			m.Hard.DecodeCBOR(d)
+		case "scopes":
+			if seen1545&0x2 != 0 {
+				d.DuplicateKey("scopes")
+			}
+			seen1545 |= 0x2
+			if k1547, ok := cborwire.ReuseSlice(d, &m.Scopes); !ok {
+				if d.Null() {
+					m.Scopes = nil
+				} else if n1549, ok := d.OpenArray("[]ResourceQuotaScope"); ok {
+					s1548 := m.Scopes[:0]
+					if cap(s1548) < n1549 {
+						s1548 = make([]ResourceQuotaScope, 0, cborwire.SliceCap[ResourceQuotaScope](d, n1549))
+					}
+					at1550 := d.Offset()
+					for i := 0; d.NextElem(i, n1549); i++ {
+						s1548 = cborwire.Grow(d, s1548, n1549, at1550)
+						cborwire.String(d, &s1548[i])
+					}
+					if len(s1548) == 0 {
+						s1548 = []ResourceQuotaScope{}
+					}
+					m.Scopes = s1548
+				}
+				cborwire.Keep(d, k1547, m.Scopes)
+			}
+		case "scopeSelector":
+			if seen1545&0x4 != 0 {
+				d.DuplicateKey("scopeSelector")
+			}
+			seen1545 |= 0x4
+			if k1551, ok := cborwire.ReusePtr(d, &m.ScopeSelector); !ok {
+				if d.Null() {
+					m.ScopeSelector = nil
+				} else {
+					if m.ScopeSelector == nil {
+						m.ScopeSelector = new(ScopeSelector)
+					}
+					(*m.ScopeSelector).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1551, m.ScopeSelector)
+			}
+		default:
+			d.SkipUnknown(&unknown1546)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ScopeSelector) DecodeCBOR(d *cborwire.Decoder) error {
+	n1552, ok := d.OpenMap("ScopeSelector")
+	if !ok {
+		return d.Err()
+	}
+	var seen1553 uint64
+	var unknown1554 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1552); i++ {
+		switch string(d.Key()) {
+		case "matchExpressions":
+			if seen1553&0x1 != 0 {
+				d.DuplicateKey("matchExpressions")
+			}
+			seen1553 |= 0x1
+			if k1555, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+				if d.Null() {
+					m.MatchExpressions = nil
+				} else if n1557, ok := d.OpenArray("[]ScopedResourceSelectorRequirement"); ok {
+					s1556 := m.MatchExpressions[:0]
+					if cap(s1556) < n1557 {
+						s1556 = make([]ScopedResourceSelectorRequirement, 0, cborwire.SliceCap[ScopedResourceSelectorRequirement](d, n1557))
+					}
+					at1558 := d.Offset()
+					for i := 0; d.NextElem(i, n1557); i++ {
+						s1556 = cborwire.Grow(d, s1556, n1557, at1558)
+						s1556[i].DecodeCBOR(d)
+					}
+					if len(s1556) == 0 {
+						s1556 = []ScopedResourceSelectorRequirement{}
+					}
+					m.MatchExpressions = s1556
+				}
+				cborwire.Keep(d, k1555, m.MatchExpressions)
+			}
+		default:
+			d.SkipUnknown(&unknown1554)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ScopedResourceSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
+	n1559, ok := d.OpenMap("ScopedResourceSelectorRequirement")
+	if !ok {
+		return d.Err()
+	}
+	var seen1560 uint64
+	var unknown1561 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1559); i++ {
+		switch string(d.Key()) {
+		case "scopeName":
+			if seen1560&0x1 != 0 {
+				d.DuplicateKey("scopeName")
+			}
+			seen1560 |= 0x1
+			cborwire.String(d, &m.ScopeName)
+		case "operator":
+			if seen1560&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen1560 |= 0x2
+			cborwire.String(d, &m.Operator)
+		case "values":
+			if seen1560&0x4 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen1560 |= 0x4
+			if k1562, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+				if d.Null() {
+					m.Values = nil
+				} else if n1564, ok := d.OpenArray("[]string"); ok {
+					s1563 := m.Values[:0]
+					if cap(s1563) < n1564 {
+						s1563 = make([]string, 0, cborwire.SliceCap[string](d, n1564))
+					}
+					at1565 := d.Offset()
+					for i := 0; d.NextElem(i, n1564); i++ {
+						s1563 = cborwire.Grow(d, s1563, n1564, at1565)
+						cborwire.String(d, &s1563[i])
+					}
+					if len(s1563) == 0 {
+						s1563 = []string{}
+					}
+					m.Values = s1563
+				}
+				cborwire.Keep(d, k1562, m.Values)
+			}
+		default:
+			d.SkipUnknown(&unknown1561)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceQuotaStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1566, ok := d.OpenMap("ResourceQuotaStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1567 uint64
+	var unknown1568 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1566); i++ {
+		switch string(d.Key()) {
+		case "hard":
+			if seen1567&0x1 != 0 {
+				d.DuplicateKey("hard")
+			}
+			seen1567 |= 0x1
+			m.Hard.DecodeCBOR(d)
+		case "used":
+			if seen1567&0x2 != 0 {
+				d.DuplicateKey("used")
+			}
+			seen1567 |= 0x2
+			m.Used.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1568)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceQuota) DecodeCBOR(d *cborwire.Decoder) error {
+	n1569, ok := d.OpenMap("ResourceQuota")
+	if !ok {
+		return d.Err()
+	}
+	var seen1570 uint64
+	var unknown1571 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1569); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1570&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1570 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1570&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1570 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1570&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1570 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "spec":
+			if seen1570&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen1570 |= 0x8
+			m.Spec.DecodeCBOR(d)
+		case "status":
+			if seen1570&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1570 |= 0x10
+			m.Status.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown1571)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ResourceQuotaList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1572, ok := d.OpenMap("ResourceQuotaList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1573 uint64
+	var unknown1574 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1572); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1573&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1573 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1573&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1573 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1573&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1573 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1573&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1573 |= 0x8
+			if k1575, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1577, ok := d.OpenArray("[]ResourceQuota"); ok {
+					s1576 := m.Items[:0]
+					if cap(s1576) < n1577 {
+						s1576 = make([]ResourceQuota, 0, cborwire.SliceCap[ResourceQuota](d, n1577))
+					}
+					at1578 := d.Offset()
+					for i := 0; d.NextElem(i, n1577); i++ {
+						s1576 = cborwire.Grow(d, s1576, n1577, at1578)
+						s1576[i].DecodeCBOR(d)
+					}
+					if len(s1576) == 0 {
+						s1576 = []ResourceQuota{}
+					}
+					m.Items = s1576
+				}
+				cborwire.Keep(d, k1575, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1574)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *Secret) DecodeCBOR(d *cborwire.Decoder) error {
+	n1579, ok := d.OpenMap("Secret")
+	if !ok {
+		return d.Err()
+	}
+	var seen1580 uint64
+	var unknown1581 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1579); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1580&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1580 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1580&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1580 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1580&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1580 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "immutable":
+			if seen1580&0x8 != 0 {
+				d.DuplicateKey("immutable")
+			}
+			seen1580 |= 0x8
+			if k1582, ok := cborwire.ReusePtr(d, &m.Immutable); !ok {
+				if d.Null() {
+					m.Immutable = nil
+				} else {
+					if m.Immutable == nil {
+						m.Immutable = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Immutable)
+				}
+				cborwire.Keep(d, k1582, m.Immutable)
+			}
+		case "data":
+			if seen1580&0x10 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen1580 |= 0x10
+			if k1583, ok := cborwire.ReuseMap(d, &m.Data); !ok {
+				if d.Null() {
+					m.Data = nil
+				} else if n1584, ok := d.OpenMap("map[string][]byte"); ok {
+					m1587 := cborwire.FreshMap(m.Data, n1584)
+					for i := 0; d.NextKey(i, n1584); i++ {
+						key1585 := d.InternString(d.Key())
+						var v1586 []byte
+						cborwire.Bytes(d, &v1586)
+						if d.Err() != nil {
+							break
+						}
+						m1587[key1585] = v1586
+						if len(m1587) != i+1 {
+							d.DuplicateKey(string(key1585))
+							break
+						}
+					}
+					m.Data = cborwire.MergeMap(m.Data, m1587)
+				}
+				cborwire.Keep(d, k1583, m.Data)
+			}
+		case "stringData":
+			if seen1580&0x20 != 0 {
+				d.DuplicateKey("stringData")
+			}
+			seen1580 |= 0x20
+			cborwire.StringMap(d, &m.StringData)
+		case "type":
+			if seen1580&0x40 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1580 |= 0x40
+			cborwire.String(d, &m.Type)
+		default:
+			d.SkipUnknown(&unknown1581)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecretList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1588, ok := d.OpenMap("SecretList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1589 uint64
+	var unknown1590 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1588); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1589&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1589 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1589&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1589 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1589&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1589 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1589&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1589 |= 0x8
+			if k1591, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1593, ok := d.OpenArray("[]Secret"); ok {
+					s1592 := m.Items[:0]
+					if cap(s1592) < n1593 {
+						s1592 = make([]Secret, 0, cborwire.SliceCap[Secret](d, n1593))
+					}
+					at1594 := d.Offset()
+					for i := 0; d.NextElem(i, n1593); i++ {
+						s1592 = cborwire.Grow(d, s1592, n1593, at1594)
+						s1592[i].DecodeCBOR(d)
+					}
+					if len(s1592) == 0 {
+						s1592 = []Secret{}
+					}
+					m.Items = s1592
+				}
+				cborwire.Keep(d, k1591, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1590)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMap) DecodeCBOR(d *cborwire.Decoder) error {
+	n1595, ok := d.OpenMap("ConfigMap")
+	if !ok {
+		return d.Err()
+	}
+	var seen1596 uint64
+	var unknown1597 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1595); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1596&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1596 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1596&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1596 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1596&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1596 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "immutable":
+			if seen1596&0x8 != 0 {
+				d.DuplicateKey("immutable")
+			}
+			seen1596 |= 0x8
+			if k1598, ok := cborwire.ReusePtr(d, &m.Immutable); !ok {
+				if d.Null() {
+					m.Immutable = nil
+				} else {
+					if m.Immutable == nil {
+						m.Immutable = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Immutable)
+				}
+				cborwire.Keep(d, k1598, m.Immutable)
+			}
+		case "data":
+			if seen1596&0x10 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen1596 |= 0x10
+			cborwire.StringMap(d, &m.Data)
+		case "binaryData":
+			if seen1596&0x20 != 0 {
+				d.DuplicateKey("binaryData")
+			}
+			seen1596 |= 0x20
+			if k1599, ok := cborwire.ReuseMap(d, &m.BinaryData); !ok {
+				if d.Null() {
+					m.BinaryData = nil
+				} else if n1600, ok := d.OpenMap("map[string][]byte"); ok {
+					m1603 := cborwire.FreshMap(m.BinaryData, n1600)
+					for i := 0; d.NextKey(i, n1600); i++ {
+						key1601 := d.InternString(d.Key())
+						var v1602 []byte
+						cborwire.Bytes(d, &v1602)
+						if d.Err() != nil {
+							break
+						}
+						m1603[key1601] = v1602
+						if len(m1603) != i+1 {
+							d.DuplicateKey(string(key1601))
+							break
+						}
+					}
+					m.BinaryData = cborwire.MergeMap(m.BinaryData, m1603)
+				}
+				cborwire.Keep(d, k1599, m.BinaryData)
+			}
+		default:
+			d.SkipUnknown(&unknown1597)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ConfigMapList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1604, ok := d.OpenMap("ConfigMapList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1605 uint64
+	var unknown1606 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1604); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1605&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1605 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1605&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1605 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1605&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1605 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1605&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1605 |= 0x8
+			if k1607, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1609, ok := d.OpenArray("[]ConfigMap"); ok {
+					s1608 := m.Items[:0]
+					if cap(s1608) < n1609 {
+						s1608 = make([]ConfigMap, 0, cborwire.SliceCap[ConfigMap](d, n1609))
+					}
+					at1610 := d.Offset()
+					for i := 0; d.NextElem(i, n1609); i++ {
+						s1608 = cborwire.Grow(d, s1608, n1609, at1610)
+						s1608[i].DecodeCBOR(d)
+					}
+					if len(s1608) == 0 {
+						s1608 = []ConfigMap{}
+					}
+					m.Items = s1608
+				}
+				cborwire.Keep(d, k1607, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1606)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ComponentCondition) DecodeCBOR(d *cborwire.Decoder) error {
+	n1611, ok := d.OpenMap("ComponentCondition")
+	if !ok {
+		return d.Err()
+	}
+	var seen1612 uint64
+	var unknown1613 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1611); i++ {
+		switch string(d.Key()) {
+		case "type":
+			if seen1612&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1612 |= 0x1
+			cborwire.String(d, &m.Type)
+		case "status":
+			if seen1612&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen1612 |= 0x2
+			cborwire.String(d, &m.Status)
+		case "message":
+			if seen1612&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen1612 |= 0x4
+			cborwire.String(d, &m.Message)
+		case "error":
+			if seen1612&0x8 != 0 {
+				d.DuplicateKey("error")
+			}
+			seen1612 |= 0x8
+			cborwire.String(d, &m.Error)
+		default:
+			d.SkipUnknown(&unknown1613)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ComponentStatus) DecodeCBOR(d *cborwire.Decoder) error {
+	n1614, ok := d.OpenMap("ComponentStatus")
+	if !ok {
+		return d.Err()
+	}
+	var seen1615 uint64
+	var unknown1616 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1614); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1615&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1615 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1615&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1615 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1615&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1615 |= 0x4
+			m.ObjectMeta.DecodeCBOR(d)
+		case "conditions":
+			if seen1615&0x8 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen1615 |= 0x8
+			if k1617, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+				if d.Null() {
+					m.Conditions = nil
+				} else if n1619, ok := d.OpenArray("[]ComponentCondition"); ok {
+					s1618 := m.Conditions[:0]
+					if cap(s1618) < n1619 {
+						s1618 = make([]ComponentCondition, 0, cborwire.SliceCap[ComponentCondition](d, n1619))
+					}
+					at1620 := d.Offset()
+					for i := 0; d.NextElem(i, n1619); i++ {
+						s1618 = cborwire.Grow(d, s1618, n1619, at1620)
+						s1618[i].DecodeCBOR(d)
+					}
+					if len(s1618) == 0 {
+						s1618 = []ComponentCondition{}
+					}
+					m.Conditions = s1618
+				}
+				cborwire.Keep(d, k1617, m.Conditions)
+			}
+		default:
+			d.SkipUnknown(&unknown1616)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *ComponentStatusList) DecodeCBOR(d *cborwire.Decoder) error {
+	n1621, ok := d.OpenMap("ComponentStatusList")
+	if !ok {
+		return d.Err()
+	}
+	var seen1622 uint64
+	var unknown1623 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1621); i++ {
+		switch string(d.Key()) {
+		case "kind":
+			if seen1622&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1622 |= 0x1
+			cborwire.String(d, &m.TypeMeta.Kind)
+		case "apiVersion":
+			if seen1622&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1622 |= 0x2
+			cborwire.String(d, &m.TypeMeta.APIVersion)
+		case "metadata":
+			if seen1622&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1622 |= 0x4
+			m.ListMeta.DecodeCBOR(d)
+		case "items":
+			if seen1622&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1622 |= 0x8
+			if k1624, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1626, ok := d.OpenArray("[]ComponentStatus"); ok {
+					s1625 := m.Items[:0]
+					if cap(s1625) < n1626 {
+						s1625 = make([]ComponentStatus, 0, cborwire.SliceCap[ComponentStatus](d, n1626))
+					}
+					at1627 := d.Offset()
+					for i := 0; d.NextElem(i, n1626); i++ {
+						s1625 = cborwire.Grow(d, s1625, n1626, at1627)
+						s1625[i].DecodeCBOR(d)
+					}
+					if len(s1625) == 0 {
+						s1625 = []ComponentStatus{}
+					}
+					m.Items = s1625
+				}
+				cborwire.Keep(d, k1624, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1623)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DownwardAPIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
+	n1628, ok := d.OpenMap("DownwardAPIVolumeSource")
+	if !ok {
+		return d.Err()
+	}
+	var seen1629 uint64
+	var unknown1630 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1628); i++ {
+		switch string(d.Key()) {
+		case "items":
+			if seen1629&0x1 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1629 |= 0x1
+			if k1631, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1633, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
+					s1632 := m.Items[:0]
+					if cap(s1632) < n1633 {
+						s1632 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1633))
+					}
+					at1634 := d.Offset()
+					for i := 0; d.NextElem(i, n1633); i++ {
+						s1632 = cborwire.Grow(d, s1632, n1633, at1634)
+						s1632[i].DecodeCBOR(d)
+					}
+					if len(s1632) == 0 {
+						s1632 = []DownwardAPIVolumeFile{}
+					}
+					m.Items = s1632
+				}
+				cborwire.Keep(d, k1631, m.Items)
+			}
+		case "defaultMode":
+			if seen1629&0x2 != 0 {
+				d.DuplicateKey("defaultMode")
+			}
+			seen1629 |= 0x2
+			if k1635, ok := cborwire.ReusePtr(d, &m.DefaultMode); !ok {
+				if d.Null() {
+					m.DefaultMode = nil
+				} else {
+					if m.DefaultMode == nil {
+						m.DefaultMode = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.DefaultMode)
+				}
+				cborwire.Keep(d, k1635, m.DefaultMode)
+			}
+		default:
+			d.SkipUnknown(&unknown1630)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
+	n1636, ok := d.OpenMap("DownwardAPIVolumeFile")
+	if !ok {
+		return d.Err()
+	}
+	var seen1637 uint64
+	var unknown1638 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1636); i++ {
+		switch string(d.Key()) {
+		case "path":
+			if seen1637&0x1 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen1637 |= 0x1
+			cborwire.String(d, &m.Path)
+		case "fieldRef":
+			if seen1637&0x2 != 0 {
+				d.DuplicateKey("fieldRef")
+			}
+			seen1637 |= 0x2
+			if k1639, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
+				if d.Null() {
+					m.FieldRef = nil
+				} else {
+					if m.FieldRef == nil {
+						m.FieldRef = new(ObjectFieldSelector)
+					}
+					(*m.FieldRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1639, m.FieldRef)
+			}
+		case "resourceFieldRef":
+			if seen1637&0x4 != 0 {
+				d.DuplicateKey("resourceFieldRef")
+			}
+			seen1637 |= 0x4
+			if k1640, ok := cborwire.ReusePtr(d, &m.ResourceFieldRef); !ok {
+				if d.Null() {
+					m.ResourceFieldRef = nil
+				} else {
+					if m.ResourceFieldRef == nil {
+						m.ResourceFieldRef = new(ResourceFieldSelector)
+					}
+					(*m.ResourceFieldRef).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1640, m.ResourceFieldRef)
+			}
+		case "mode":
+			if seen1637&0x8 != 0 {
+				d.DuplicateKey("mode")
+			}
+			seen1637 |= 0x8
+			if k1641, ok := cborwire.ReusePtr(d, &m.Mode); !ok {
+				if d.Null() {
+					m.Mode = nil
+				} else {
+					if m.Mode == nil {
+						m.Mode = cborwire.NewScalar[int32](d)
+					}
+					cborwire.Int(d, m.Mode)
+				}
+				cborwire.Keep(d, k1641, m.Mode)
+			}
+		default:
+			d.SkipUnknown(&unknown1638)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *DownwardAPIProjection) DecodeCBOR(d *cborwire.Decoder) error {
+	n1642, ok := d.OpenMap("DownwardAPIProjection")
+	if !ok {
+		return d.Err()
+	}
+	var seen1643 uint64
+	var unknown1644 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1642); i++ {
+		switch string(d.Key()) {
+		case "items":
+			if seen1643&0x1 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen1643 |= 0x1
+			if k1645, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+				if d.Null() {
+					m.Items = nil
+				} else if n1647, ok := d.OpenArray("[]DownwardAPIVolumeFile"); ok {
+					s1646 := m.Items[:0]
+					if cap(s1646) < n1647 {
+						s1646 = make([]DownwardAPIVolumeFile, 0, cborwire.SliceCap[DownwardAPIVolumeFile](d, n1647))
+					}
+					at1648 := d.Offset()
+					for i := 0; d.NextElem(i, n1647); i++ {
+						s1646 = cborwire.Grow(d, s1646, n1647, at1648)
+						s1646[i].DecodeCBOR(d)
+					}
+					if len(s1646) == 0 {
+						s1646 = []DownwardAPIVolumeFile{}
+					}
+					m.Items = s1646
+				}
+				cborwire.Keep(d, k1645, m.Items)
+			}
+		default:
+			d.SkipUnknown(&unknown1644)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
+	n1649, ok := d.OpenMap("SecurityContext")
+	if !ok {
+		return d.Err()
+	}
+	var seen1650 uint64
+	var unknown1651 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1649); i++ {
+		switch string(d.Key()) {
+		case "capabilities":
+			if seen1650&0x1 != 0 {
+				d.DuplicateKey("capabilities")
+			}
+			seen1650 |= 0x1
+			if k1652, ok := cborwire.ReusePtr(d, &m.Capabilities); !ok {
+				if d.Null() {
+					m.Capabilities = nil
+				} else {
+					if m.Capabilities == nil {
+						m.Capabilities = new(Capabilities)
+					}
+					(*m.Capabilities).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1652, m.Capabilities)
+			}
+		case "privileged":
+			if seen1650&0x2 != 0 {
+				d.DuplicateKey("privileged")
+			}
+			seen1650 |= 0x2
+			if k1653, ok := cborwire.ReusePtr(d, &m.Privileged); !ok {
+				if d.Null() {
+					m.Privileged = nil
+				} else {
+					if m.Privileged == nil {
+						m.Privileged = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.Privileged)
+				}
+				cborwire.Keep(d, k1653, m.Privileged)
+			}
+		case "seLinuxOptions":
+			if seen1650&0x4 != 0 {
+				d.DuplicateKey("seLinuxOptions")
+			}
+			seen1650 |= 0x4
+			if k1654, ok := cborwire.ReusePtr(d, &m.SELinuxOptions); !ok {
+				if d.Null() {
+					m.SELinuxOptions = nil
+				} else {
+					if m.SELinuxOptions == nil {
+						m.SELinuxOptions = new(SELinuxOptions)
+					}
+					(*m.SELinuxOptions).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1654, m.SELinuxOptions)
+			}
+		case "windowsOptions":
+			if seen1650&0x8 != 0 {
+				d.DuplicateKey("windowsOptions")
+			}
+			seen1650 |= 0x8
+			if k1655, ok := cborwire.ReusePtr(d, &m.WindowsOptions); !ok {
+				if d.Null() {
+					m.WindowsOptions = nil
+				} else {
+					if m.WindowsOptions == nil {
+						m.WindowsOptions = new(WindowsSecurityContextOptions)
+					}
+					(*m.WindowsOptions).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1655, m.WindowsOptions)
+			}
+		case "runAsUser":
+			if seen1650&0x10 != 0 {
+				d.DuplicateKey("runAsUser")
+			}
+			seen1650 |= 0x10
+			if k1656, ok := cborwire.ReusePtr(d, &m.RunAsUser); !ok {
+				if d.Null() {
+					m.RunAsUser = nil
+				} else {
+					if m.RunAsUser == nil {
+						m.RunAsUser = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.RunAsUser)
+				}
+				cborwire.Keep(d, k1656, m.RunAsUser)
+			}
+		case "runAsGroup":
+			if seen1650&0x20 != 0 {
+				d.DuplicateKey("runAsGroup")
+			}
+			seen1650 |= 0x20
+			if k1657, ok := cborwire.ReusePtr(d, &m.RunAsGroup); !ok {
+				if d.Null() {
+					m.RunAsGroup = nil
+				} else {
+					if m.RunAsGroup == nil {
+						m.RunAsGroup = cborwire.NewScalar[int64](d)
+					}
+					cborwire.Int(d, m.RunAsGroup)
+				}
+				cborwire.Keep(d, k1657, m.RunAsGroup)
+			}
+		case "runAsNonRoot":
+			if seen1650&0x40 != 0 {
+				d.DuplicateKey("runAsNonRoot")
+			}
+			seen1650 |= 0x40
+			if k1658, ok := cborwire.ReusePtr(d, &m.RunAsNonRoot); !ok {
+				if d.Null() {
+					m.RunAsNonRoot = nil
+				} else {
+					if m.RunAsNonRoot == nil {
+						m.RunAsNonRoot = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.RunAsNonRoot)
+				}
+				cborwire.Keep(d, k1658, m.RunAsNonRoot)
+			}
+		case "readOnlyRootFilesystem":
+			if seen1650&0x80 != 0 {
+				d.DuplicateKey("readOnlyRootFilesystem")
+			}
+			seen1650 |= 0x80
+			if k1659, ok := cborwire.ReusePtr(d, &m.ReadOnlyRootFilesystem); !ok {
+				if d.Null() {
+					m.ReadOnlyRootFilesystem = nil
+				} else {
+					if m.ReadOnlyRootFilesystem == nil {
+						m.ReadOnlyRootFilesystem = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.ReadOnlyRootFilesystem)
+				}
+				cborwire.Keep(d, k1659, m.ReadOnlyRootFilesystem)
+			}
+		case "allowPrivilegeEscalation":
+			if seen1650&0x100 != 0 {
+				d.DuplicateKey("allowPrivilegeEscalation")
+			}
+			seen1650 |= 0x100
+			if k1660, ok := cborwire.ReusePtr(d, &m.AllowPrivilegeEscalation); !ok {
+				if d.Null() {
+					m.AllowPrivilegeEscalation = nil
+				} else {
+					if m.AllowPrivilegeEscalation == nil {
+						m.AllowPrivilegeEscalation = cborwire.NewScalar[bool](d)
+					}
+					cborwire.Bool(d, m.AllowPrivilegeEscalation)
+				}
+				cborwire.Keep(d, k1660, m.AllowPrivilegeEscalation)
+			}
+		case "procMount":
+			if seen1650&0x200 != 0 {
+				d.DuplicateKey("procMount")
+			}
+			seen1650 |= 0x200
+			if k1661, ok := cborwire.ReusePtr(d, &m.ProcMount); !ok {
+				if d.Null() {
+					m.ProcMount = nil
+				} else {
+					if m.ProcMount == nil {
+						m.ProcMount = cborwire.NewString[ProcMountType](d)
+					}
+					cborwire.String(d, m.ProcMount)
+				}
+				cborwire.Keep(d, k1661, m.ProcMount)
+			}
+		case "seccompProfile":
+			if seen1650&0x400 != 0 {
+				d.DuplicateKey("seccompProfile")
+			}
+			seen1650 |= 0x400
+			if k1662, ok := cborwire.ReusePtr(d, &m.SeccompProfile); !ok {
+				if d.Null() {
+					m.SeccompProfile = nil
+				} else {
+					if m.SeccompProfile == nil {
+						m.SeccompProfile = new(SeccompProfile)
+					}
+					(*m.SeccompProfile).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1662, m.SeccompProfile)
+			}
+		case "appArmorProfile":
+			if seen1650&0x800 != 0 {
+				d.DuplicateKey("appArmorProfile")
+			}
+			seen1650 |= 0x800
+			if k1663, ok := cborwire.ReusePtr(d, &m.AppArmorProfile); !ok {
+				if d.Null() {
+					m.AppArmorProfile = nil
+				} else {
+					if m.AppArmorProfile == nil {
+						m.AppArmorProfile = new(AppArmorProfile)
+					}
+					(*m.AppArmorProfile).DecodeCBOR(d)
+				}
+				cborwire.Keep(d, k1663, m.AppArmorProfile)
+			}
+		default:
+			d.SkipUnknown(&unknown1651)
 		}
 	}
 	return d.Err()
@@ -12412,22 +17457,40 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SELinuxOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1193, ok := d.OpenMap("SELinuxOptions")
+	n1664, ok := d.OpenMap("SELinuxOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1193); i++ {
+	var seen1665 uint64
+	var unknown1666 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1664); i++ {
 		switch string(d.Key()) {
 		case "user":
+			if seen1665&0x1 != 0 {
+				d.DuplicateKey("user")
+			}
+			seen1665 |= 0x1
 			cborwire.String(d, &m.User)
 		case "role":
+			if seen1665&0x2 != 0 {
+				d.DuplicateKey("role")
+			}
+			seen1665 |= 0x2
 			cborwire.String(d, &m.Role)
 		case "type":
+			if seen1665&0x4 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen1665 |= 0x4
 			cborwire.String(d, &m.Type)
 		case "level":
+			if seen1665&0x8 != 0 {
+				d.DuplicateKey("level")
+			}
+			seen1665 |= 0x8
 			cborwire.String(d, &m.Level)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1666)
 		}
 	}
 	return d.Err()
@@ -12436,14 +17499,20 @@ func (m *SELinuxOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n1194, ok := d.OpenMap("WindowsSecurityContextOptions")
+	n1667, ok := d.OpenMap("WindowsSecurityContextOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1194); i++ {
+	var seen1668 uint64
+	var unknown1669 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1667); i++ {
 		switch string(d.Key()) {
 		case "gmsaCredentialSpecName":
-			if k1195, ok := cborwire.ReusePtr(d, &m.GMSACredentialSpecName); !ok {
+			if seen1668&0x1 != 0 {
+				d.DuplicateKey("gmsaCredentialSpecName")
+			}
+			seen1668 |= 0x1
+			if k1670, ok := cborwire.ReusePtr(d, &m.GMSACredentialSpecName); !ok {
 				if d.Null() {
 					m.GMSACredentialSpecName = nil
 				} else {
@@ -12452,10 +17521,14 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.GMSACredentialSpecName)
 				}
-				cborwire.Keep(d, k1195, m.GMSACredentialSpecName)
+				cborwire.Keep(d, k1670, m.GMSACredentialSpecName)
 			}
 		case "gmsaCredentialSpec":
-			if k1196, ok := cborwire.ReusePtr(d, &m.GMSACredentialSpec); !ok {
+			if seen1668&0x2 != 0 {
+				d.DuplicateKey("gmsaCredentialSpec")
+			}
+			seen1668 |= 0x2
+			if k1671, ok := cborwire.ReusePtr(d, &m.GMSACredentialSpec); !ok {
 				if d.Null() {
 					m.GMSACredentialSpec = nil
 				} else {
@@ -12464,10 +17537,14 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.GMSACredentialSpec)
 				}
-				cborwire.Keep(d, k1196, m.GMSACredentialSpec)
+				cborwire.Keep(d, k1671, m.GMSACredentialSpec)
 			}
 		case "runAsUserName":
-			if k1197, ok := cborwire.ReusePtr(d, &m.RunAsUserName); !ok {
+			if seen1668&0x4 != 0 {
+				d.DuplicateKey("runAsUserName")
+			}
+			seen1668 |= 0x4
+			if k1672, ok := cborwire.ReusePtr(d, &m.RunAsUserName); !ok {
 				if d.Null() {
 					m.RunAsUserName = nil
 				} else {
@@ -12476,10 +17553,14 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.RunAsUserName)
 				}
-				cborwire.Keep(d, k1197, m.RunAsUserName)
+				cborwire.Keep(d, k1672, m.RunAsUserName)
 			}
 		case "hostProcess":
-			if k1198, ok := cborwire.ReusePtr(d, &m.HostProcess); !ok {
+			if seen1668&0x8 != 0 {
+				d.DuplicateKey("hostProcess")
+			}
+			seen1668 |= 0x8
+			if k1673, ok := cborwire.ReusePtr(d, &m.HostProcess); !ok {
 				if d.Null() {
 					m.HostProcess = nil
 				} else {
@@ -12488,10 +17569,10 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.HostProcess)
 				}
-				cborwire.Keep(d, k1198, m.HostProcess)
+				cborwire.Keep(d, k1673, m.HostProcess)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1669)
 		}
 	}
 	return d.Err()
@@ -12500,24 +17581,46 @@ func (m *WindowsSecurityContextOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RangeAllocation) DecodeCBOR(d *cborwire.Decoder) error {
-	n1199, ok := d.OpenMap("RangeAllocation")
+	n1674, ok := d.OpenMap("RangeAllocation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1199); i++ {
+	var seen1675 uint64
+	var unknown1676 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1674); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen1675&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen1675 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen1675&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen1675 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen1675&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen1675 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "range":
+			if seen1675&0x8 != 0 {
+				d.DuplicateKey("range")
+			}
+			seen1675 |= 0x8
 			cborwire.String(d, &m.Range)
 		case "data":
+			if seen1675&0x10 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen1675 |= 0x10
 			cborwire.Bytes(d, &m.Data)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1676)
 		}
 	}
 	return d.Err()
@@ -12526,18 +17629,28 @@ func (m *RangeAllocation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Sysctl) DecodeCBOR(d *cborwire.Decoder) error {
-	n1200, ok := d.OpenMap("Sysctl")
+	n1677, ok := d.OpenMap("Sysctl")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1200); i++ {
+	var seen1678 uint64
+	var unknown1679 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1677); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen1678&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen1678 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen1678&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen1678 |= 0x2
 			cborwire.String(d, &m.Value)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1679)
 		}
 	}
 	return d.Err()
@@ -12546,18 +17659,32 @@ func (m *Sysctl) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PortStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n1201, ok := d.OpenMap("PortStatus")
+	n1680, ok := d.OpenMap("PortStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1201); i++ {
+	var seen1681 uint64
+	var unknown1682 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1680); i++ {
 		switch string(d.Key()) {
 		case "port":
+			if seen1681&0x1 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen1681 |= 0x1
 			cborwire.Int(d, &m.Port)
 		case "protocol":
+			if seen1681&0x2 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen1681 |= 0x2
 			cborwire.String(d, &m.Protocol)
 		case "error":
-			if k1202, ok := cborwire.ReusePtr(d, &m.Error); !ok {
+			if seen1681&0x4 != 0 {
+				d.DuplicateKey("error")
+			}
+			seen1681 |= 0x4
+			if k1683, ok := cborwire.ReusePtr(d, &m.Error); !ok {
 				if d.Null() {
 					m.Error = nil
 				} else {
@@ -12566,10 +17693,10 @@ func (m *PortStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Error)
 				}
-				cborwire.Keep(d, k1202, m.Error)
+				cborwire.Keep(d, k1683, m.Error)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1682)
 		}
 	}
 	return d.Err()
@@ -12578,18 +17705,28 @@ func (m *PortStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ImageVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n1203, ok := d.OpenMap("ImageVolumeSource")
+	n1684, ok := d.OpenMap("ImageVolumeSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1203); i++ {
+	var seen1685 uint64
+	var unknown1686 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1684); i++ {
 		switch string(d.Key()) {
 		case "reference":
+			if seen1685&0x1 != 0 {
+				d.DuplicateKey("reference")
+			}
+			seen1685 |= 0x1
 			cborwire.String(d, &m.Reference)
 		case "pullPolicy":
+			if seen1685&0x2 != 0 {
+				d.DuplicateKey("pullPolicy")
+			}
+			seen1685 |= 0x2
 			cborwire.String(d, &m.PullPolicy)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1686)
 		}
 	}
 	return d.Err()
@@ -12598,57 +17735,74 @@ func (m *ImageVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NodeAllocatableResourceClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n1204, ok := d.OpenMap("NodeAllocatableResourceClaimStatus")
+	n1687, ok := d.OpenMap("NodeAllocatableResourceClaimStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n1204); i++ {
+	var seen1688 uint64
+	var unknown1689 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n1687); i++ {
 		switch string(d.Key()) {
 		case "resourceClaimName":
+			if seen1688&0x1 != 0 {
+				d.DuplicateKey("resourceClaimName")
+			}
+			seen1688 |= 0x1
 			cborwire.String(d, &m.ResourceClaimName)
 		case "containers":
-			if k1205, ok := cborwire.ReuseSlice(d, &m.Containers); !ok {
+			if seen1688&0x2 != 0 {
+				d.DuplicateKey("containers")
+			}
+			seen1688 |= 0x2
+			if k1690, ok := cborwire.ReuseSlice(d, &m.Containers); !ok {
 				if d.Null() {
 					m.Containers = nil
-				} else if n1207, ok := d.OpenArray("[]string"); ok {
-					s1206 := m.Containers[:0]
-					if cap(s1206) < n1207 {
-						s1206 = make([]string, 0, cborwire.SliceCap[string](d, n1207))
+				} else if n1692, ok := d.OpenArray("[]string"); ok {
+					s1691 := m.Containers[:0]
+					if cap(s1691) < n1692 {
+						s1691 = make([]string, 0, cborwire.SliceCap[string](d, n1692))
 					}
-					at1208 := d.Offset()
-					for i := 0; d.NextElem(i, n1207); i++ {
-						s1206 = cborwire.Grow(d, s1206, n1207, at1208)
-						cborwire.String(d, &s1206[i])
+					at1693 := d.Offset()
+					for i := 0; d.NextElem(i, n1692); i++ {
+						s1691 = cborwire.Grow(d, s1691, n1692, at1693)
+						cborwire.String(d, &s1691[i])
 					}
-					if len(s1206) == 0 {
-						s1206 = []string{}
+					if len(s1691) == 0 {
+						s1691 = []string{}
 					}
-					m.Containers = s1206
+					m.Containers = s1691
 				}
-				cborwire.Keep(d, k1205, m.Containers)
+				cborwire.Keep(d, k1690, m.Containers)
 			}
 		case "resources":
-			if k1209, ok := cborwire.ReuseMap(d, &m.Resources); !ok {
+			if seen1688&0x4 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen1688 |= 0x4
+			if k1694, ok := cborwire.ReuseMap(d, &m.Resources); !ok {
 				if d.Null() {
 					m.Resources = nil
-				} else if n1210, ok := d.OpenMap("map[ResourceName]quantity.Quantity"); ok {
-					if m.Resources == nil {
-						m.Resources = make(map[ResourceName]quantity.Quantity, cborwire.MapCap(n1210))
-					}
-					for i := 0; d.NextKey(i, n1210); i++ {
-						key1211 := ResourceName(d.InternString(d.Key()))
-						var v1212 quantity.Quantity
-						v1212.DecodeCBOR(d)
+				} else if n1695, ok := d.OpenMap("map[ResourceName]quantity.Quantity"); ok {
+					m1698 := cborwire.FreshMap(m.Resources, n1695)
+					for i := 0; d.NextKey(i, n1695); i++ {
+						key1696 := ResourceName(d.InternString(d.Key()))
+						var v1697 quantity.Quantity
+						v1697.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.Resources[key1211] = v1212
+						m1698[key1696] = v1697
+						if len(m1698) != i+1 {
+							d.DuplicateKey(string(key1696))
+							break
+						}
 					}
+					m.Resources = cborwire.MergeMap(m.Resources, m1698)
 				}
-				cborwire.Keep(d, k1209, m.Resources)
+				cborwire.Keep(d, k1694, m.Resources)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown1689)
 		}
 	}
 	return d.Err()

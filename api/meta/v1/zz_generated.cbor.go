@@ -15,14 +15,24 @@ func (m *GroupResource) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "resource":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("resource")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.Resource)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -31,20 +41,34 @@ func (m *GroupResource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GroupVersionResource) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("GroupVersionResource")
+	n4, ok := d.OpenMap("GroupVersionResource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "version":
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen5 |= 0x2
 			cborwire.String(d, &m.Version)
 		case "resource":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("resource")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.Resource)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -53,18 +77,28 @@ func (m *GroupVersionResource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GroupKind) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("GroupKind")
+	n7, ok := d.OpenMap("GroupKind")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen8 uint64
+	var unknown9 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen8&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen8 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "kind":
+			if seen8&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen8 |= 0x2
 			cborwire.String(d, &m.Kind)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown9)
 		}
 	}
 	return d.Err()
@@ -73,20 +107,34 @@ func (m *GroupKind) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GroupVersionKind) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("GroupVersionKind")
+	n10, ok := d.OpenMap("GroupVersionKind")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen11 uint64
+	var unknown12 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen11&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen11 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "version":
+			if seen11&0x2 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen11 |= 0x2
 			cborwire.String(d, &m.Version)
 		case "kind":
+			if seen11&0x4 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen11 |= 0x4
 			cborwire.String(d, &m.Kind)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown12)
 		}
 	}
 	return d.Err()
@@ -95,18 +143,28 @@ func (m *GroupVersionKind) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TypeMeta) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("TypeMeta")
+	n13, ok := d.OpenMap("TypeMeta")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen14 uint64
+	var unknown15 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen14&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen14 |= 0x1
 			cborwire.String(d, &m.Kind)
 		case "apiVersion":
+			if seen14&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen14 |= 0x2
 			cborwire.String(d, &m.APIVersion)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown15)
 		}
 	}
 	return d.Err()
@@ -115,20 +173,38 @@ func (m *TypeMeta) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("ListMeta")
+	n16, ok := d.OpenMap("ListMeta")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen17 uint64
+	var unknown18 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n16); i++ {
 		switch string(d.Key()) {
 		case "selfLink":
+			if seen17&0x1 != 0 {
+				d.DuplicateKey("selfLink")
+			}
+			seen17 |= 0x1
 			cborwire.UniqueString(d, &m.SelfLink)
 		case "resourceVersion":
+			if seen17&0x2 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen17 |= 0x2
 			cborwire.UniqueString(d, &m.ResourceVersion)
 		case "continue":
+			if seen17&0x4 != 0 {
+				d.DuplicateKey("continue")
+			}
+			seen17 |= 0x4
 			cborwire.UniqueString(d, &m.Continue)
 		case "remainingItemCount":
-			if k7, ok := cborwire.ReusePtr(d, &m.RemainingItemCount); !ok {
+			if seen17&0x8 != 0 {
+				d.DuplicateKey("remainingItemCount")
+			}
+			seen17 |= 0x8
+			if k19, ok := cborwire.ReusePtr(d, &m.RemainingItemCount); !ok {
 				if d.Null() {
 					m.RemainingItemCount = nil
 				} else {
@@ -137,10 +213,14 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RemainingItemCount)
 				}
-				cborwire.Keep(d, k7, m.RemainingItemCount)
+				cborwire.Keep(d, k19, m.RemainingItemCount)
 			}
 		case "shardInfo":
-			if k8, ok := cborwire.ReusePtr(d, &m.ShardInfo); !ok {
+			if seen17&0x10 != 0 {
+				d.DuplicateKey("shardInfo")
+			}
+			seen17 |= 0x10
+			if k20, ok := cborwire.ReusePtr(d, &m.ShardInfo); !ok {
 				if d.Null() {
 					m.ShardInfo = nil
 				} else {
@@ -149,10 +229,10 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ShardInfo).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k8, m.ShardInfo)
+				cborwire.Keep(d, k20, m.ShardInfo)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown18)
 		}
 	}
 	return d.Err()
@@ -161,16 +241,22 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ShardInfo) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("ShardInfo")
+	n21, ok := d.OpenMap("ShardInfo")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n9); i++ {
+	var seen22 uint64
+	var unknown23 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n21); i++ {
 		switch string(d.Key()) {
 		case "selector":
+			if seen22&0x1 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen22 |= 0x1
 			cborwire.String(d, &m.Selector)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown23)
 		}
 	}
 	return d.Err()
@@ -179,30 +265,68 @@ func (m *ShardInfo) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("ObjectMeta")
+	n24, ok := d.OpenMap("ObjectMeta")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n10); i++ {
+	var seen25 uint64
+	var unknown26 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n24); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen25&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen25 |= 0x1
 			cborwire.UniqueString(d, &m.Name)
 		case "generateName":
+			if seen25&0x2 != 0 {
+				d.DuplicateKey("generateName")
+			}
+			seen25 |= 0x2
 			cborwire.String(d, &m.GenerateName)
 		case "namespace":
+			if seen25&0x4 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen25 |= 0x4
 			cborwire.String(d, &m.Namespace)
 		case "selfLink":
+			if seen25&0x8 != 0 {
+				d.DuplicateKey("selfLink")
+			}
+			seen25 |= 0x8
 			cborwire.UniqueString(d, &m.SelfLink)
 		case "uid":
+			if seen25&0x10 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen25 |= 0x10
 			cborwire.UniqueString(d, &m.UID)
 		case "resourceVersion":
+			if seen25&0x20 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen25 |= 0x20
 			cborwire.UniqueString(d, &m.ResourceVersion)
 		case "generation":
+			if seen25&0x40 != 0 {
+				d.DuplicateKey("generation")
+			}
+			seen25 |= 0x40
 			cborwire.Int(d, &m.Generation)
 		case "creationTimestamp":
+			if seen25&0x80 != 0 {
+				d.DuplicateKey("creationTimestamp")
+			}
+			seen25 |= 0x80
 			m.CreationTimestamp.DecodeCBOR(d)
 		case "deletionTimestamp":
-			if k11, ok := cborwire.ReusePtr(d, &m.DeletionTimestamp); !ok {
+			if seen25&0x100 != 0 {
+				d.DuplicateKey("deletionTimestamp")
+			}
+			seen25 |= 0x100
+			if k27, ok := cborwire.ReusePtr(d, &m.DeletionTimestamp); !ok {
 				if d.Null() {
 					m.DeletionTimestamp = nil
 				} else {
@@ -211,10 +335,14 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DeletionTimestamp).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.DeletionTimestamp)
+				cborwire.Keep(d, k27, m.DeletionTimestamp)
 			}
 		case "deletionGracePeriodSeconds":
-			if k12, ok := cborwire.ReusePtr(d, &m.DeletionGracePeriodSeconds); !ok {
+			if seen25&0x200 != 0 {
+				d.DuplicateKey("deletionGracePeriodSeconds")
+			}
+			seen25 |= 0x200
+			if k28, ok := cborwire.ReusePtr(d, &m.DeletionGracePeriodSeconds); !ok {
 				if d.Null() {
 					m.DeletionGracePeriodSeconds = nil
 				} else {
@@ -223,77 +351,97 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.DeletionGracePeriodSeconds)
 				}
-				cborwire.Keep(d, k12, m.DeletionGracePeriodSeconds)
+				cborwire.Keep(d, k28, m.DeletionGracePeriodSeconds)
 			}
 		case "labels":
+			if seen25&0x400 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen25 |= 0x400
 			cborwire.StringMap(d, &m.Labels)
 		case "annotations":
+			if seen25&0x800 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen25 |= 0x800
 			cborwire.StringMap(d, &m.Annotations)
 		case "ownerReferences":
-			if k13, ok := cborwire.ReuseSlice(d, &m.OwnerReferences); !ok {
+			if seen25&0x1000 != 0 {
+				d.DuplicateKey("ownerReferences")
+			}
+			seen25 |= 0x1000
+			if k29, ok := cborwire.ReuseSlice(d, &m.OwnerReferences); !ok {
 				if d.Null() {
 					m.OwnerReferences = nil
-				} else if n15, ok := d.OpenArray("[]OwnerReference"); ok {
-					s14 := m.OwnerReferences[:0]
-					if cap(s14) < n15 {
-						s14 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](d, n15))
+				} else if n31, ok := d.OpenArray("[]OwnerReference"); ok {
+					s30 := m.OwnerReferences[:0]
+					if cap(s30) < n31 {
+						s30 = make([]OwnerReference, 0, cborwire.SliceCap[OwnerReference](d, n31))
 					}
-					at16 := d.Offset()
-					for i := 0; d.NextElem(i, n15); i++ {
-						s14 = cborwire.Grow(d, s14, n15, at16)
-						s14[i].DecodeCBOR(d)
+					at32 := d.Offset()
+					for i := 0; d.NextElem(i, n31); i++ {
+						s30 = cborwire.Grow(d, s30, n31, at32)
+						s30[i].DecodeCBOR(d)
 					}
-					if len(s14) == 0 {
-						s14 = []OwnerReference{}
+					if len(s30) == 0 {
+						s30 = []OwnerReference{}
 					}
-					m.OwnerReferences = s14
+					m.OwnerReferences = s30
 				}
-				cborwire.Keep(d, k13, m.OwnerReferences)
+				cborwire.Keep(d, k29, m.OwnerReferences)
 			}
 		case "finalizers":
-			if k17, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
+			if seen25&0x2000 != 0 {
+				d.DuplicateKey("finalizers")
+			}
+			seen25 |= 0x2000
+			if k33, ok := cborwire.ReuseSlice(d, &m.Finalizers); !ok {
 				if d.Null() {
 					m.Finalizers = nil
-				} else if n19, ok := d.OpenArray("[]string"); ok {
-					s18 := m.Finalizers[:0]
-					if cap(s18) < n19 {
-						s18 = make([]string, 0, cborwire.SliceCap[string](d, n19))
+				} else if n35, ok := d.OpenArray("[]string"); ok {
+					s34 := m.Finalizers[:0]
+					if cap(s34) < n35 {
+						s34 = make([]string, 0, cborwire.SliceCap[string](d, n35))
 					}
-					at20 := d.Offset()
-					for i := 0; d.NextElem(i, n19); i++ {
-						s18 = cborwire.Grow(d, s18, n19, at20)
-						cborwire.String(d, &s18[i])
+					at36 := d.Offset()
+					for i := 0; d.NextElem(i, n35); i++ {
+						s34 = cborwire.Grow(d, s34, n35, at36)
+						cborwire.String(d, &s34[i])
 					}
-					if len(s18) == 0 {
-						s18 = []string{}
+					if len(s34) == 0 {
+						s34 = []string{}
 					}
-					m.Finalizers = s18
+					m.Finalizers = s34
 				}
-				cborwire.Keep(d, k17, m.Finalizers)
+				cborwire.Keep(d, k33, m.Finalizers)
 			}
 		case "managedFields":
-			if k21, ok := cborwire.ReuseSlice(d, &m.ManagedFields); !ok {
+			if seen25&0x4000 != 0 {
+				d.DuplicateKey("managedFields")
+			}
+			seen25 |= 0x4000
+			if k37, ok := cborwire.ReuseSlice(d, &m.ManagedFields); !ok {
 				if d.Null() {
 					m.ManagedFields = nil
-				} else if n23, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
-					s22 := m.ManagedFields[:0]
-					if cap(s22) < n23 {
-						s22 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](d, n23))
+				} else if n39, ok := d.OpenArray("[]ManagedFieldsEntry"); ok {
+					s38 := m.ManagedFields[:0]
+					if cap(s38) < n39 {
+						s38 = make([]ManagedFieldsEntry, 0, cborwire.SliceCap[ManagedFieldsEntry](d, n39))
 					}
-					at24 := d.Offset()
-					for i := 0; d.NextElem(i, n23); i++ {
-						s22 = cborwire.Grow(d, s22, n23, at24)
-						s22[i].DecodeCBOR(d)
+					at40 := d.Offset()
+					for i := 0; d.NextElem(i, n39); i++ {
+						s38 = cborwire.Grow(d, s38, n39, at40)
+						s38[i].DecodeCBOR(d)
 					}
-					if len(s22) == 0 {
-						s22 = []ManagedFieldsEntry{}
+					if len(s38) == 0 {
+						s38 = []ManagedFieldsEntry{}
 					}
-					m.ManagedFields = s22
+					m.ManagedFields = s38
 				}
-				cborwire.Keep(d, k21, m.ManagedFields)
+				cborwire.Keep(d, k37, m.ManagedFields)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown26)
 		}
 	}
 	return d.Err()
@@ -302,22 +450,44 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("OwnerReference")
+	n41, ok := d.OpenMap("OwnerReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n25); i++ {
+	var seen42 uint64
+	var unknown43 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n41); i++ {
 		switch string(d.Key()) {
 		case "apiVersion":
+			if seen42&0x1 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen42 |= 0x1
 			cborwire.String(d, &m.APIVersion)
 		case "kind":
+			if seen42&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen42 |= 0x2
 			cborwire.String(d, &m.Kind)
 		case "name":
+			if seen42&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen42 |= 0x4
 			cborwire.String(d, &m.Name)
 		case "uid":
+			if seen42&0x8 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen42 |= 0x8
 			cborwire.String(d, &m.UID)
 		case "controller":
-			if k26, ok := cborwire.ReusePtr(d, &m.Controller); !ok {
+			if seen42&0x10 != 0 {
+				d.DuplicateKey("controller")
+			}
+			seen42 |= 0x10
+			if k44, ok := cborwire.ReusePtr(d, &m.Controller); !ok {
 				if d.Null() {
 					m.Controller = nil
 				} else {
@@ -326,10 +496,14 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Controller)
 				}
-				cborwire.Keep(d, k26, m.Controller)
+				cborwire.Keep(d, k44, m.Controller)
 			}
 		case "blockOwnerDeletion":
-			if k27, ok := cborwire.ReusePtr(d, &m.BlockOwnerDeletion); !ok {
+			if seen42&0x20 != 0 {
+				d.DuplicateKey("blockOwnerDeletion")
+			}
+			seen42 |= 0x20
+			if k45, ok := cborwire.ReusePtr(d, &m.BlockOwnerDeletion); !ok {
 				if d.Null() {
 					m.BlockOwnerDeletion = nil
 				} else {
@@ -338,10 +512,10 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.BlockOwnerDeletion)
 				}
-				cborwire.Keep(d, k27, m.BlockOwnerDeletion)
+				cborwire.Keep(d, k45, m.BlockOwnerDeletion)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown43)
 		}
 	}
 	return d.Err()
@@ -350,30 +524,68 @@ func (m *OwnerReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n28, ok := d.OpenMap("ListOptions")
+	n46, ok := d.OpenMap("ListOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n28); i++ {
+	var seen47 uint64
+	var unknown48 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n46); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen47&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen47 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen47&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen47 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "labelSelector":
+			if seen47&0x4 != 0 {
+				d.DuplicateKey("labelSelector")
+			}
+			seen47 |= 0x4
 			cborwire.String(d, &m.LabelSelector)
 		case "fieldSelector":
+			if seen47&0x8 != 0 {
+				d.DuplicateKey("fieldSelector")
+			}
+			seen47 |= 0x8
 			cborwire.String(d, &m.FieldSelector)
 		case "watch":
+			if seen47&0x10 != 0 {
+				d.DuplicateKey("watch")
+			}
+			seen47 |= 0x10
 			cborwire.Bool(d, &m.Watch)
 		case "allowWatchBookmarks":
+			if seen47&0x20 != 0 {
+				d.DuplicateKey("allowWatchBookmarks")
+			}
+			seen47 |= 0x20
 			cborwire.Bool(d, &m.AllowWatchBookmarks)
 		case "resourceVersion":
+			if seen47&0x40 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen47 |= 0x40
 			cborwire.String(d, &m.ResourceVersion)
 		case "resourceVersionMatch":
+			if seen47&0x80 != 0 {
+				d.DuplicateKey("resourceVersionMatch")
+			}
+			seen47 |= 0x80
 			cborwire.String(d, &m.ResourceVersionMatch)
 		case "timeoutSeconds":
-			if k29, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
+			if seen47&0x100 != 0 {
+				d.DuplicateKey("timeoutSeconds")
+			}
+			seen47 |= 0x100
+			if k49, ok := cborwire.ReusePtr(d, &m.TimeoutSeconds); !ok {
 				if d.Null() {
 					m.TimeoutSeconds = nil
 				} else {
@@ -382,14 +594,26 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.TimeoutSeconds)
 				}
-				cborwire.Keep(d, k29, m.TimeoutSeconds)
+				cborwire.Keep(d, k49, m.TimeoutSeconds)
 			}
 		case "limit":
+			if seen47&0x200 != 0 {
+				d.DuplicateKey("limit")
+			}
+			seen47 |= 0x200
 			cborwire.Int(d, &m.Limit)
 		case "continue":
+			if seen47&0x400 != 0 {
+				d.DuplicateKey("continue")
+			}
+			seen47 |= 0x400
 			cborwire.String(d, &m.Continue)
 		case "sendInitialEvents":
-			if k30, ok := cborwire.ReusePtr(d, &m.SendInitialEvents); !ok {
+			if seen47&0x800 != 0 {
+				d.DuplicateKey("sendInitialEvents")
+			}
+			seen47 |= 0x800
+			if k50, ok := cborwire.ReusePtr(d, &m.SendInitialEvents); !ok {
 				if d.Null() {
 					m.SendInitialEvents = nil
 				} else {
@@ -398,12 +622,16 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SendInitialEvents)
 				}
-				cborwire.Keep(d, k30, m.SendInitialEvents)
+				cborwire.Keep(d, k50, m.SendInitialEvents)
 			}
 		case "shardSelector":
+			if seen47&0x1000 != 0 {
+				d.DuplicateKey("shardSelector")
+			}
+			seen47 |= 0x1000
 			cborwire.String(d, &m.ShardSelector)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown48)
 		}
 	}
 	return d.Err()
@@ -412,20 +640,34 @@ func (m *ListOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("GetOptions")
+	n51, ok := d.OpenMap("GetOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n31); i++ {
+	var seen52 uint64
+	var unknown53 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n51); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen52&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen52 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen52&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen52 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "resourceVersion":
+			if seen52&0x4 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen52 |= 0x4
 			cborwire.String(d, &m.ResourceVersion)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown53)
 		}
 	}
 	return d.Err()
@@ -434,18 +676,32 @@ func (m *GetOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("DeleteOptions")
+	n54, ok := d.OpenMap("DeleteOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n32); i++ {
+	var seen55 uint64
+	var unknown56 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n54); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen55&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen55 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen55&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen55 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "gracePeriodSeconds":
-			if k33, ok := cborwire.ReusePtr(d, &m.GracePeriodSeconds); !ok {
+			if seen55&0x4 != 0 {
+				d.DuplicateKey("gracePeriodSeconds")
+			}
+			seen55 |= 0x4
+			if k57, ok := cborwire.ReusePtr(d, &m.GracePeriodSeconds); !ok {
 				if d.Null() {
 					m.GracePeriodSeconds = nil
 				} else {
@@ -454,10 +710,14 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.GracePeriodSeconds)
 				}
-				cborwire.Keep(d, k33, m.GracePeriodSeconds)
+				cborwire.Keep(d, k57, m.GracePeriodSeconds)
 			}
 		case "preconditions":
-			if k34, ok := cborwire.ReusePtr(d, &m.Preconditions); !ok {
+			if seen55&0x8 != 0 {
+				d.DuplicateKey("preconditions")
+			}
+			seen55 |= 0x8
+			if k58, ok := cborwire.ReusePtr(d, &m.Preconditions); !ok {
 				if d.Null() {
 					m.Preconditions = nil
 				} else {
@@ -466,10 +726,14 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Preconditions).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k34, m.Preconditions)
+				cborwire.Keep(d, k58, m.Preconditions)
 			}
 		case "orphanDependents":
-			if k35, ok := cborwire.ReusePtr(d, &m.OrphanDependents); !ok {
+			if seen55&0x10 != 0 {
+				d.DuplicateKey("orphanDependents")
+			}
+			seen55 |= 0x10
+			if k59, ok := cborwire.ReusePtr(d, &m.OrphanDependents); !ok {
 				if d.Null() {
 					m.OrphanDependents = nil
 				} else {
@@ -478,10 +742,14 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.OrphanDependents)
 				}
-				cborwire.Keep(d, k35, m.OrphanDependents)
+				cborwire.Keep(d, k59, m.OrphanDependents)
 			}
 		case "propagationPolicy":
-			if k36, ok := cborwire.ReusePtr(d, &m.PropagationPolicy); !ok {
+			if seen55&0x20 != 0 {
+				d.DuplicateKey("propagationPolicy")
+			}
+			seen55 |= 0x20
+			if k60, ok := cborwire.ReusePtr(d, &m.PropagationPolicy); !ok {
 				if d.Null() {
 					m.PropagationPolicy = nil
 				} else {
@@ -490,31 +758,39 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PropagationPolicy)
 				}
-				cborwire.Keep(d, k36, m.PropagationPolicy)
+				cborwire.Keep(d, k60, m.PropagationPolicy)
 			}
 		case "dryRun":
-			if k37, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if seen55&0x40 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen55 |= 0x40
+			if k61, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n39, ok := d.OpenArray("[]string"); ok {
-					s38 := m.DryRun[:0]
-					if cap(s38) < n39 {
-						s38 = make([]string, 0, cborwire.SliceCap[string](d, n39))
+				} else if n63, ok := d.OpenArray("[]string"); ok {
+					s62 := m.DryRun[:0]
+					if cap(s62) < n63 {
+						s62 = make([]string, 0, cborwire.SliceCap[string](d, n63))
 					}
-					at40 := d.Offset()
-					for i := 0; d.NextElem(i, n39); i++ {
-						s38 = cborwire.Grow(d, s38, n39, at40)
-						cborwire.String(d, &s38[i])
+					at64 := d.Offset()
+					for i := 0; d.NextElem(i, n63); i++ {
+						s62 = cborwire.Grow(d, s62, n63, at64)
+						cborwire.String(d, &s62[i])
 					}
-					if len(s38) == 0 {
-						s38 = []string{}
+					if len(s62) == 0 {
+						s62 = []string{}
 					}
-					m.DryRun = s38
+					m.DryRun = s62
 				}
-				cborwire.Keep(d, k37, m.DryRun)
+				cborwire.Keep(d, k61, m.DryRun)
 			}
 		case "ignoreStoreReadErrorWithClusterBreakingPotential":
-			if k41, ok := cborwire.ReusePtr(d, &m.IgnoreStoreReadErrorWithClusterBreakingPotential); !ok {
+			if seen55&0x80 != 0 {
+				d.DuplicateKey("ignoreStoreReadErrorWithClusterBreakingPotential")
+			}
+			seen55 |= 0x80
+			if k65, ok := cborwire.ReusePtr(d, &m.IgnoreStoreReadErrorWithClusterBreakingPotential); !ok {
 				if d.Null() {
 					m.IgnoreStoreReadErrorWithClusterBreakingPotential = nil
 				} else {
@@ -523,10 +799,10 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 				}
-				cborwire.Keep(d, k41, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
+				cborwire.Keep(d, k65, m.IgnoreStoreReadErrorWithClusterBreakingPotential)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown56)
 		}
 	}
 	return d.Err()
@@ -535,43 +811,65 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("CreateOptions")
+	n66, ok := d.OpenMap("CreateOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n42); i++ {
+	var seen67 uint64
+	var unknown68 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n66); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen67&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen67 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen67&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen67 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if k43, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if seen67&0x4 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen67 |= 0x4
+			if k69, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n45, ok := d.OpenArray("[]string"); ok {
-					s44 := m.DryRun[:0]
-					if cap(s44) < n45 {
-						s44 = make([]string, 0, cborwire.SliceCap[string](d, n45))
+				} else if n71, ok := d.OpenArray("[]string"); ok {
+					s70 := m.DryRun[:0]
+					if cap(s70) < n71 {
+						s70 = make([]string, 0, cborwire.SliceCap[string](d, n71))
 					}
-					at46 := d.Offset()
-					for i := 0; d.NextElem(i, n45); i++ {
-						s44 = cborwire.Grow(d, s44, n45, at46)
-						cborwire.String(d, &s44[i])
+					at72 := d.Offset()
+					for i := 0; d.NextElem(i, n71); i++ {
+						s70 = cborwire.Grow(d, s70, n71, at72)
+						cborwire.String(d, &s70[i])
 					}
-					if len(s44) == 0 {
-						s44 = []string{}
+					if len(s70) == 0 {
+						s70 = []string{}
 					}
-					m.DryRun = s44
+					m.DryRun = s70
 				}
-				cborwire.Keep(d, k43, m.DryRun)
+				cborwire.Keep(d, k69, m.DryRun)
 			}
 		case "fieldManager":
+			if seen67&0x8 != 0 {
+				d.DuplicateKey("fieldManager")
+			}
+			seen67 |= 0x8
 			cborwire.String(d, &m.FieldManager)
 		case "fieldValidation":
+			if seen67&0x10 != 0 {
+				d.DuplicateKey("fieldValidation")
+			}
+			seen67 |= 0x10
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown68)
 		}
 	}
 	return d.Err()
@@ -580,39 +878,57 @@ func (m *CreateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n47, ok := d.OpenMap("PatchOptions")
+	n73, ok := d.OpenMap("PatchOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n47); i++ {
+	var seen74 uint64
+	var unknown75 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n73); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen74&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen74 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen74&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen74 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if k48, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if seen74&0x4 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen74 |= 0x4
+			if k76, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n50, ok := d.OpenArray("[]string"); ok {
-					s49 := m.DryRun[:0]
-					if cap(s49) < n50 {
-						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
+				} else if n78, ok := d.OpenArray("[]string"); ok {
+					s77 := m.DryRun[:0]
+					if cap(s77) < n78 {
+						s77 = make([]string, 0, cborwire.SliceCap[string](d, n78))
 					}
-					at51 := d.Offset()
-					for i := 0; d.NextElem(i, n50); i++ {
-						s49 = cborwire.Grow(d, s49, n50, at51)
-						cborwire.String(d, &s49[i])
+					at79 := d.Offset()
+					for i := 0; d.NextElem(i, n78); i++ {
+						s77 = cborwire.Grow(d, s77, n78, at79)
+						cborwire.String(d, &s77[i])
 					}
-					if len(s49) == 0 {
-						s49 = []string{}
+					if len(s77) == 0 {
+						s77 = []string{}
 					}
-					m.DryRun = s49
+					m.DryRun = s77
 				}
-				cborwire.Keep(d, k48, m.DryRun)
+				cborwire.Keep(d, k76, m.DryRun)
 			}
 		case "force":
-			if k52, ok := cborwire.ReusePtr(d, &m.Force); !ok {
+			if seen74&0x8 != 0 {
+				d.DuplicateKey("force")
+			}
+			seen74 |= 0x8
+			if k80, ok := cborwire.ReusePtr(d, &m.Force); !ok {
 				if d.Null() {
 					m.Force = nil
 				} else {
@@ -621,14 +937,22 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Force)
 				}
-				cborwire.Keep(d, k52, m.Force)
+				cborwire.Keep(d, k80, m.Force)
 			}
 		case "fieldManager":
+			if seen74&0x10 != 0 {
+				d.DuplicateKey("fieldManager")
+			}
+			seen74 |= 0x10
 			cborwire.String(d, &m.FieldManager)
 		case "fieldValidation":
+			if seen74&0x20 != 0 {
+				d.DuplicateKey("fieldValidation")
+			}
+			seen74 |= 0x20
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown75)
 		}
 	}
 	return d.Err()
@@ -637,43 +961,65 @@ func (m *PatchOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n53, ok := d.OpenMap("ApplyOptions")
+	n81, ok := d.OpenMap("ApplyOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n53); i++ {
+	var seen82 uint64
+	var unknown83 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n81); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen82&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen82 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen82&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen82 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if k54, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if seen82&0x4 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen82 |= 0x4
+			if k84, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n56, ok := d.OpenArray("[]string"); ok {
-					s55 := m.DryRun[:0]
-					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](d, n56))
+				} else if n86, ok := d.OpenArray("[]string"); ok {
+					s85 := m.DryRun[:0]
+					if cap(s85) < n86 {
+						s85 = make([]string, 0, cborwire.SliceCap[string](d, n86))
 					}
-					at57 := d.Offset()
-					for i := 0; d.NextElem(i, n56); i++ {
-						s55 = cborwire.Grow(d, s55, n56, at57)
-						cborwire.String(d, &s55[i])
+					at87 := d.Offset()
+					for i := 0; d.NextElem(i, n86); i++ {
+						s85 = cborwire.Grow(d, s85, n86, at87)
+						cborwire.String(d, &s85[i])
 					}
-					if len(s55) == 0 {
-						s55 = []string{}
+					if len(s85) == 0 {
+						s85 = []string{}
 					}
-					m.DryRun = s55
+					m.DryRun = s85
 				}
-				cborwire.Keep(d, k54, m.DryRun)
+				cborwire.Keep(d, k84, m.DryRun)
 			}
 		case "force":
+			if seen82&0x8 != 0 {
+				d.DuplicateKey("force")
+			}
+			seen82 |= 0x8
 			cborwire.Bool(d, &m.Force)
 		case "fieldManager":
+			if seen82&0x10 != 0 {
+				d.DuplicateKey("fieldManager")
+			}
+			seen82 |= 0x10
 			cborwire.String(d, &m.FieldManager)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown83)
 		}
 	}
 	return d.Err()
@@ -682,43 +1028,65 @@ func (m *ApplyOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n58, ok := d.OpenMap("UpdateOptions")
+	n88, ok := d.OpenMap("UpdateOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n58); i++ {
+	var seen89 uint64
+	var unknown90 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n88); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen89&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen89 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen89&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen89 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "dryRun":
-			if k59, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
+			if seen89&0x4 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen89 |= 0x4
+			if k91, ok := cborwire.ReuseSlice(d, &m.DryRun); !ok {
 				if d.Null() {
 					m.DryRun = nil
-				} else if n61, ok := d.OpenArray("[]string"); ok {
-					s60 := m.DryRun[:0]
-					if cap(s60) < n61 {
-						s60 = make([]string, 0, cborwire.SliceCap[string](d, n61))
+				} else if n93, ok := d.OpenArray("[]string"); ok {
+					s92 := m.DryRun[:0]
+					if cap(s92) < n93 {
+						s92 = make([]string, 0, cborwire.SliceCap[string](d, n93))
 					}
-					at62 := d.Offset()
-					for i := 0; d.NextElem(i, n61); i++ {
-						s60 = cborwire.Grow(d, s60, n61, at62)
-						cborwire.String(d, &s60[i])
+					at94 := d.Offset()
+					for i := 0; d.NextElem(i, n93); i++ {
+						s92 = cborwire.Grow(d, s92, n93, at94)
+						cborwire.String(d, &s92[i])
 					}
-					if len(s60) == 0 {
-						s60 = []string{}
+					if len(s92) == 0 {
+						s92 = []string{}
 					}
-					m.DryRun = s60
+					m.DryRun = s92
 				}
-				cborwire.Keep(d, k59, m.DryRun)
+				cborwire.Keep(d, k91, m.DryRun)
 			}
 		case "fieldManager":
+			if seen89&0x8 != 0 {
+				d.DuplicateKey("fieldManager")
+			}
+			seen89 |= 0x8
 			cborwire.String(d, &m.FieldManager)
 		case "fieldValidation":
+			if seen89&0x10 != 0 {
+				d.DuplicateKey("fieldValidation")
+			}
+			seen89 |= 0x10
 			cborwire.String(d, &m.FieldValidation)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown90)
 		}
 	}
 	return d.Err()
@@ -727,14 +1095,20 @@ func (m *UpdateOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
-	n63, ok := d.OpenMap("Preconditions")
+	n95, ok := d.OpenMap("Preconditions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n63); i++ {
+	var seen96 uint64
+	var unknown97 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n95); i++ {
 		switch string(d.Key()) {
 		case "uid":
-			if k64, ok := cborwire.ReusePtr(d, &m.UID); !ok {
+			if seen96&0x1 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen96 |= 0x1
+			if k98, ok := cborwire.ReusePtr(d, &m.UID); !ok {
 				if d.Null() {
 					m.UID = nil
 				} else {
@@ -743,10 +1117,14 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.UID)
 				}
-				cborwire.Keep(d, k64, m.UID)
+				cborwire.Keep(d, k98, m.UID)
 			}
 		case "resourceVersion":
-			if k65, ok := cborwire.ReusePtr(d, &m.ResourceVersion); !ok {
+			if seen96&0x2 != 0 {
+				d.DuplicateKey("resourceVersion")
+			}
+			seen96 |= 0x2
+			if k99, ok := cborwire.ReusePtr(d, &m.ResourceVersion); !ok {
 				if d.Null() {
 					m.ResourceVersion = nil
 				} else {
@@ -755,10 +1133,10 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ResourceVersion)
 				}
-				cborwire.Keep(d, k65, m.ResourceVersion)
+				cborwire.Keep(d, k99, m.ResourceVersion)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown97)
 		}
 	}
 	return d.Err()
@@ -767,26 +1145,56 @@ func (m *Preconditions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
-	n66, ok := d.OpenMap("Status")
+	n100, ok := d.OpenMap("Status")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n66); i++ {
+	var seen101 uint64
+	var unknown102 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n100); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen101&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen101 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen101&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen101 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen101&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen101 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "status":
+			if seen101&0x8 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen101 |= 0x8
 			cborwire.String(d, &m.Status)
 		case "message":
+			if seen101&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen101 |= 0x10
 			cborwire.String(d, &m.Message)
 		case "reason":
+			if seen101&0x20 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen101 |= 0x20
 			cborwire.String(d, &m.Reason)
 		case "details":
-			if k67, ok := cborwire.ReusePtr(d, &m.Details); !ok {
+			if seen101&0x40 != 0 {
+				d.DuplicateKey("details")
+			}
+			seen101 |= 0x40
+			if k103, ok := cborwire.ReusePtr(d, &m.Details); !ok {
 				if d.Null() {
 					m.Details = nil
 				} else {
@@ -795,12 +1203,16 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Details).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k67, m.Details)
+				cborwire.Keep(d, k103, m.Details)
 			}
 		case "code":
+			if seen101&0x80 != 0 {
+				d.DuplicateKey("code")
+			}
+			seen101 |= 0x80
 			cborwire.Int(d, &m.Code)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown102)
 		}
 	}
 	return d.Err()
@@ -809,45 +1221,71 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
-	n68, ok := d.OpenMap("StatusDetails")
+	n104, ok := d.OpenMap("StatusDetails")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n68); i++ {
+	var seen105 uint64
+	var unknown106 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n104); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen105&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen105 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "group":
+			if seen105&0x2 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen105 |= 0x2
 			cborwire.String(d, &m.Group)
 		case "kind":
+			if seen105&0x4 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen105 |= 0x4
 			cborwire.String(d, &m.Kind)
 		case "uid":
+			if seen105&0x8 != 0 {
+				d.DuplicateKey("uid")
+			}
+			seen105 |= 0x8
 			cborwire.String(d, &m.UID)
 		case "causes":
-			if k69, ok := cborwire.ReuseSlice(d, &m.Causes); !ok {
+			if seen105&0x10 != 0 {
+				d.DuplicateKey("causes")
+			}
+			seen105 |= 0x10
+			if k107, ok := cborwire.ReuseSlice(d, &m.Causes); !ok {
 				if d.Null() {
 					m.Causes = nil
-				} else if n71, ok := d.OpenArray("[]StatusCause"); ok {
-					s70 := m.Causes[:0]
-					if cap(s70) < n71 {
-						s70 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](d, n71))
+				} else if n109, ok := d.OpenArray("[]StatusCause"); ok {
+					s108 := m.Causes[:0]
+					if cap(s108) < n109 {
+						s108 = make([]StatusCause, 0, cborwire.SliceCap[StatusCause](d, n109))
 					}
-					at72 := d.Offset()
-					for i := 0; d.NextElem(i, n71); i++ {
-						s70 = cborwire.Grow(d, s70, n71, at72)
-						s70[i].DecodeCBOR(d)
+					at110 := d.Offset()
+					for i := 0; d.NextElem(i, n109); i++ {
+						s108 = cborwire.Grow(d, s108, n109, at110)
+						s108[i].DecodeCBOR(d)
 					}
-					if len(s70) == 0 {
-						s70 = []StatusCause{}
+					if len(s108) == 0 {
+						s108 = []StatusCause{}
 					}
-					m.Causes = s70
+					m.Causes = s108
 				}
-				cborwire.Keep(d, k69, m.Causes)
+				cborwire.Keep(d, k107, m.Causes)
 			}
 		case "retryAfterSeconds":
+			if seen105&0x20 != 0 {
+				d.DuplicateKey("retryAfterSeconds")
+			}
+			seen105 |= 0x20
 			cborwire.Int(d, &m.RetryAfterSeconds)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown106)
 		}
 	}
 	return d.Err()
@@ -856,20 +1294,34 @@ func (m *StatusDetails) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
-	n73, ok := d.OpenMap("StatusCause")
+	n111, ok := d.OpenMap("StatusCause")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n73); i++ {
+	var seen112 uint64
+	var unknown113 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n111); i++ {
 		switch string(d.Key()) {
 		case "reason":
+			if seen112&0x1 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen112 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "message":
+			if seen112&0x2 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen112 |= 0x2
 			cborwire.String(d, &m.Message)
 		case "field":
+			if seen112&0x4 != 0 {
+				d.DuplicateKey("field")
+			}
+			seen112 |= 0x4
 			cborwire.String(d, &m.Field)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown113)
 		}
 	}
 	return d.Err()
@@ -878,41 +1330,59 @@ func (m *StatusCause) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
-	n74, ok := d.OpenMap("List")
+	n114, ok := d.OpenMap("List")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n74); i++ {
+	var seen115 uint64
+	var unknown116 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n114); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen115&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen115 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen115&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen115 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen115&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen115 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k75, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen115&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen115 |= 0x8
+			if k117, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n77, ok := d.OpenArray("[]runtime.RawExtension"); ok {
-					s76 := m.Items[:0]
-					if cap(s76) < n77 {
-						s76 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n77))
+				} else if n119, ok := d.OpenArray("[]runtime.RawExtension"); ok {
+					s118 := m.Items[:0]
+					if cap(s118) < n119 {
+						s118 = make([]runtime.RawExtension, 0, cborwire.SliceCap[runtime.RawExtension](d, n119))
 					}
-					at78 := d.Offset()
-					for i := 0; d.NextElem(i, n77); i++ {
-						s76 = cborwire.Grow(d, s76, n77, at78)
-						cborwire.ViaJSON(d, &s76[i], "RawExtension")
+					at120 := d.Offset()
+					for i := 0; d.NextElem(i, n119); i++ {
+						s118 = cborwire.Grow(d, s118, n119, at120)
+						cborwire.ViaJSON(d, &s118[i], "RawExtension")
 					}
-					if len(s76) == 0 {
-						s76 = []runtime.RawExtension{}
+					if len(s118) == 0 {
+						s118 = []runtime.RawExtension{}
 					}
-					m.Items = s76
+					m.Items = s118
 				}
-				cborwire.Keep(d, k75, m.Items)
+				cborwire.Keep(d, k117, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown116)
 		}
 	}
 	return d.Err()
@@ -921,60 +1391,78 @@ func (m *List) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
-	n79, ok := d.OpenMap("APIVersions")
+	n121, ok := d.OpenMap("APIVersions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n79); i++ {
+	var seen122 uint64
+	var unknown123 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n121); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen122&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen122 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen122&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen122 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "versions":
-			if k80, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
+			if seen122&0x4 != 0 {
+				d.DuplicateKey("versions")
+			}
+			seen122 |= 0x4
+			if k124, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
 				if d.Null() {
 					m.Versions = nil
-				} else if n82, ok := d.OpenArray("[]string"); ok {
-					s81 := m.Versions[:0]
-					if cap(s81) < n82 {
-						s81 = make([]string, 0, cborwire.SliceCap[string](d, n82))
+				} else if n126, ok := d.OpenArray("[]string"); ok {
+					s125 := m.Versions[:0]
+					if cap(s125) < n126 {
+						s125 = make([]string, 0, cborwire.SliceCap[string](d, n126))
 					}
-					at83 := d.Offset()
-					for i := 0; d.NextElem(i, n82); i++ {
-						s81 = cborwire.Grow(d, s81, n82, at83)
-						cborwire.String(d, &s81[i])
+					at127 := d.Offset()
+					for i := 0; d.NextElem(i, n126); i++ {
+						s125 = cborwire.Grow(d, s125, n126, at127)
+						cborwire.String(d, &s125[i])
 					}
-					if len(s81) == 0 {
-						s81 = []string{}
+					if len(s125) == 0 {
+						s125 = []string{}
 					}
-					m.Versions = s81
+					m.Versions = s125
 				}
-				cborwire.Keep(d, k80, m.Versions)
+				cborwire.Keep(d, k124, m.Versions)
 			}
 		case "serverAddressByClientCIDRs":
-			if k84, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
+			if seen122&0x8 != 0 {
+				d.DuplicateKey("serverAddressByClientCIDRs")
+			}
+			seen122 |= 0x8
+			if k128, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
 				if d.Null() {
 					m.ServerAddressByClientCIDRs = nil
-				} else if n86, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
-					s85 := m.ServerAddressByClientCIDRs[:0]
-					if cap(s85) < n86 {
-						s85 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n86))
+				} else if n130, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
+					s129 := m.ServerAddressByClientCIDRs[:0]
+					if cap(s129) < n130 {
+						s129 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n130))
 					}
-					at87 := d.Offset()
-					for i := 0; d.NextElem(i, n86); i++ {
-						s85 = cborwire.Grow(d, s85, n86, at87)
-						s85[i].DecodeCBOR(d)
+					at131 := d.Offset()
+					for i := 0; d.NextElem(i, n130); i++ {
+						s129 = cborwire.Grow(d, s129, n130, at131)
+						s129[i].DecodeCBOR(d)
 					}
-					if len(s85) == 0 {
-						s85 = []ServerAddressByClientCIDR{}
+					if len(s129) == 0 {
+						s129 = []ServerAddressByClientCIDR{}
 					}
-					m.ServerAddressByClientCIDRs = s85
+					m.ServerAddressByClientCIDRs = s129
 				}
-				cborwire.Keep(d, k84, m.ServerAddressByClientCIDRs)
+				cborwire.Keep(d, k128, m.ServerAddressByClientCIDRs)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown123)
 		}
 	}
 	return d.Err()
@@ -983,39 +1471,53 @@ func (m *APIVersions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("APIGroupList")
+	n132, ok := d.OpenMap("APIGroupList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen133 uint64
+	var unknown134 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n132); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen133&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen133 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen133&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen133 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "groups":
-			if k89, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
+			if seen133&0x4 != 0 {
+				d.DuplicateKey("groups")
+			}
+			seen133 |= 0x4
+			if k135, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
 				if d.Null() {
 					m.Groups = nil
-				} else if n91, ok := d.OpenArray("[]APIGroup"); ok {
-					s90 := m.Groups[:0]
-					if cap(s90) < n91 {
-						s90 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](d, n91))
+				} else if n137, ok := d.OpenArray("[]APIGroup"); ok {
+					s136 := m.Groups[:0]
+					if cap(s136) < n137 {
+						s136 = make([]APIGroup, 0, cborwire.SliceCap[APIGroup](d, n137))
 					}
-					at92 := d.Offset()
-					for i := 0; d.NextElem(i, n91); i++ {
-						s90 = cborwire.Grow(d, s90, n91, at92)
-						s90[i].DecodeCBOR(d)
+					at138 := d.Offset()
+					for i := 0; d.NextElem(i, n137); i++ {
+						s136 = cborwire.Grow(d, s136, n137, at138)
+						s136[i].DecodeCBOR(d)
 					}
-					if len(s90) == 0 {
-						s90 = []APIGroup{}
+					if len(s136) == 0 {
+						s136 = []APIGroup{}
 					}
-					m.Groups = s90
+					m.Groups = s136
 				}
-				cborwire.Keep(d, k89, m.Groups)
+				cborwire.Keep(d, k135, m.Groups)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown134)
 		}
 	}
 	return d.Err()
@@ -1024,64 +1526,90 @@ func (m *APIGroupList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
-	n93, ok := d.OpenMap("APIGroup")
+	n139, ok := d.OpenMap("APIGroup")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n93); i++ {
+	var seen140 uint64
+	var unknown141 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n139); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen140&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen140 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen140&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen140 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "name":
+			if seen140&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen140 |= 0x4
 			cborwire.String(d, &m.Name)
 		case "versions":
-			if k94, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
+			if seen140&0x8 != 0 {
+				d.DuplicateKey("versions")
+			}
+			seen140 |= 0x8
+			if k142, ok := cborwire.ReuseSlice(d, &m.Versions); !ok {
 				if d.Null() {
 					m.Versions = nil
-				} else if n96, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
-					s95 := m.Versions[:0]
-					if cap(s95) < n96 {
-						s95 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](d, n96))
+				} else if n144, ok := d.OpenArray("[]GroupVersionForDiscovery"); ok {
+					s143 := m.Versions[:0]
+					if cap(s143) < n144 {
+						s143 = make([]GroupVersionForDiscovery, 0, cborwire.SliceCap[GroupVersionForDiscovery](d, n144))
 					}
-					at97 := d.Offset()
-					for i := 0; d.NextElem(i, n96); i++ {
-						s95 = cborwire.Grow(d, s95, n96, at97)
-						s95[i].DecodeCBOR(d)
+					at145 := d.Offset()
+					for i := 0; d.NextElem(i, n144); i++ {
+						s143 = cborwire.Grow(d, s143, n144, at145)
+						s143[i].DecodeCBOR(d)
 					}
-					if len(s95) == 0 {
-						s95 = []GroupVersionForDiscovery{}
+					if len(s143) == 0 {
+						s143 = []GroupVersionForDiscovery{}
 					}
-					m.Versions = s95
+					m.Versions = s143
 				}
-				cborwire.Keep(d, k94, m.Versions)
+				cborwire.Keep(d, k142, m.Versions)
 			}
 		case "preferredVersion":
+			if seen140&0x10 != 0 {
+				d.DuplicateKey("preferredVersion")
+			}
+			seen140 |= 0x10
 			m.PreferredVersion.DecodeCBOR(d)
 		case "serverAddressByClientCIDRs":
-			if k98, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
+			if seen140&0x20 != 0 {
+				d.DuplicateKey("serverAddressByClientCIDRs")
+			}
+			seen140 |= 0x20
+			if k146, ok := cborwire.ReuseSlice(d, &m.ServerAddressByClientCIDRs); !ok {
 				if d.Null() {
 					m.ServerAddressByClientCIDRs = nil
-				} else if n100, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
-					s99 := m.ServerAddressByClientCIDRs[:0]
-					if cap(s99) < n100 {
-						s99 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n100))
+				} else if n148, ok := d.OpenArray("[]ServerAddressByClientCIDR"); ok {
+					s147 := m.ServerAddressByClientCIDRs[:0]
+					if cap(s147) < n148 {
+						s147 = make([]ServerAddressByClientCIDR, 0, cborwire.SliceCap[ServerAddressByClientCIDR](d, n148))
 					}
-					at101 := d.Offset()
-					for i := 0; d.NextElem(i, n100); i++ {
-						s99 = cborwire.Grow(d, s99, n100, at101)
-						s99[i].DecodeCBOR(d)
+					at149 := d.Offset()
+					for i := 0; d.NextElem(i, n148); i++ {
+						s147 = cborwire.Grow(d, s147, n148, at149)
+						s147[i].DecodeCBOR(d)
 					}
-					if len(s99) == 0 {
-						s99 = []ServerAddressByClientCIDR{}
+					if len(s147) == 0 {
+						s147 = []ServerAddressByClientCIDR{}
 					}
-					m.ServerAddressByClientCIDRs = s99
+					m.ServerAddressByClientCIDRs = s147
 				}
-				cborwire.Keep(d, k98, m.ServerAddressByClientCIDRs)
+				cborwire.Keep(d, k146, m.ServerAddressByClientCIDRs)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown141)
 		}
 	}
 	return d.Err()
@@ -1090,18 +1618,28 @@ func (m *APIGroup) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
-	n102, ok := d.OpenMap("ServerAddressByClientCIDR")
+	n150, ok := d.OpenMap("ServerAddressByClientCIDR")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n102); i++ {
+	var seen151 uint64
+	var unknown152 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n150); i++ {
 		switch string(d.Key()) {
 		case "clientCIDR":
+			if seen151&0x1 != 0 {
+				d.DuplicateKey("clientCIDR")
+			}
+			seen151 |= 0x1
 			cborwire.String(d, &m.ClientCIDR)
 		case "serverAddress":
+			if seen151&0x2 != 0 {
+				d.DuplicateKey("serverAddress")
+			}
+			seen151 |= 0x2
 			cborwire.String(d, &m.ServerAddress)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown152)
 		}
 	}
 	return d.Err()
@@ -1110,18 +1648,28 @@ func (m *ServerAddressByClientCIDR) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GroupVersionForDiscovery) DecodeCBOR(d *cborwire.Decoder) error {
-	n103, ok := d.OpenMap("GroupVersionForDiscovery")
+	n153, ok := d.OpenMap("GroupVersionForDiscovery")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n103); i++ {
+	var seen154 uint64
+	var unknown155 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n153); i++ {
 		switch string(d.Key()) {
 		case "groupVersion":
+			if seen154&0x1 != 0 {
+				d.DuplicateKey("groupVersion")
+			}
+			seen154 |= 0x1
 			cborwire.String(d, &m.GroupVersion)
 		case "version":
+			if seen154&0x2 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen154 |= 0x2
 			cborwire.String(d, &m.Version)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown155)
 		}
 	}
 	return d.Err()
@@ -1130,72 +1678,114 @@ func (m *GroupVersionForDiscovery) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
-	n104, ok := d.OpenMap("APIResource")
+	n156, ok := d.OpenMap("APIResource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n104); i++ {
+	var seen157 uint64
+	var unknown158 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n156); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen157&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen157 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "singularName":
+			if seen157&0x2 != 0 {
+				d.DuplicateKey("singularName")
+			}
+			seen157 |= 0x2
 			cborwire.String(d, &m.SingularName)
 		case "namespaced":
+			if seen157&0x4 != 0 {
+				d.DuplicateKey("namespaced")
+			}
+			seen157 |= 0x4
 			cborwire.Bool(d, &m.Namespaced)
 		case "group":
+			if seen157&0x8 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen157 |= 0x8
 			cborwire.String(d, &m.Group)
 		case "version":
+			if seen157&0x10 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen157 |= 0x10
 			cborwire.String(d, &m.Version)
 		case "kind":
+			if seen157&0x20 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen157 |= 0x20
 			cborwire.String(d, &m.Kind)
 		case "verbs":
+			if seen157&0x40 != 0 {
+				d.DuplicateKey("verbs")
+			}
+			seen157 |= 0x40
 			m.Verbs.DecodeCBOR(d)
 		case "shortNames":
-			if k105, ok := cborwire.ReuseSlice(d, &m.ShortNames); !ok {
+			if seen157&0x80 != 0 {
+				d.DuplicateKey("shortNames")
+			}
+			seen157 |= 0x80
+			if k159, ok := cborwire.ReuseSlice(d, &m.ShortNames); !ok {
 				if d.Null() {
 					m.ShortNames = nil
-				} else if n107, ok := d.OpenArray("[]string"); ok {
-					s106 := m.ShortNames[:0]
-					if cap(s106) < n107 {
-						s106 = make([]string, 0, cborwire.SliceCap[string](d, n107))
+				} else if n161, ok := d.OpenArray("[]string"); ok {
+					s160 := m.ShortNames[:0]
+					if cap(s160) < n161 {
+						s160 = make([]string, 0, cborwire.SliceCap[string](d, n161))
 					}
-					at108 := d.Offset()
-					for i := 0; d.NextElem(i, n107); i++ {
-						s106 = cborwire.Grow(d, s106, n107, at108)
-						cborwire.String(d, &s106[i])
+					at162 := d.Offset()
+					for i := 0; d.NextElem(i, n161); i++ {
+						s160 = cborwire.Grow(d, s160, n161, at162)
+						cborwire.String(d, &s160[i])
 					}
-					if len(s106) == 0 {
-						s106 = []string{}
+					if len(s160) == 0 {
+						s160 = []string{}
 					}
-					m.ShortNames = s106
+					m.ShortNames = s160
 				}
-				cborwire.Keep(d, k105, m.ShortNames)
+				cborwire.Keep(d, k159, m.ShortNames)
 			}
 		case "categories":
-			if k109, ok := cborwire.ReuseSlice(d, &m.Categories); !ok {
+			if seen157&0x100 != 0 {
+				d.DuplicateKey("categories")
+			}
+			seen157 |= 0x100
+			if k163, ok := cborwire.ReuseSlice(d, &m.Categories); !ok {
 				if d.Null() {
 					m.Categories = nil
-				} else if n111, ok := d.OpenArray("[]string"); ok {
-					s110 := m.Categories[:0]
-					if cap(s110) < n111 {
-						s110 = make([]string, 0, cborwire.SliceCap[string](d, n111))
+				} else if n165, ok := d.OpenArray("[]string"); ok {
+					s164 := m.Categories[:0]
+					if cap(s164) < n165 {
+						s164 = make([]string, 0, cborwire.SliceCap[string](d, n165))
 					}
-					at112 := d.Offset()
-					for i := 0; d.NextElem(i, n111); i++ {
-						s110 = cborwire.Grow(d, s110, n111, at112)
-						cborwire.String(d, &s110[i])
+					at166 := d.Offset()
+					for i := 0; d.NextElem(i, n165); i++ {
+						s164 = cborwire.Grow(d, s164, n165, at166)
+						cborwire.String(d, &s164[i])
 					}
-					if len(s110) == 0 {
-						s110 = []string{}
+					if len(s164) == 0 {
+						s164 = []string{}
 					}
-					m.Categories = s110
+					m.Categories = s164
 				}
-				cborwire.Keep(d, k109, m.Categories)
+				cborwire.Keep(d, k163, m.Categories)
 			}
 		case "storageVersionHash":
+			if seen157&0x200 != 0 {
+				d.DuplicateKey("storageVersionHash")
+			}
+			seen157 |= 0x200
 			cborwire.String(d, &m.StorageVersionHash)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown158)
 		}
 	}
 	return d.Err()
@@ -1204,25 +1794,25 @@ func (m *APIResource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
-	if k113, ok := cborwire.ReuseSlice(d, m); !ok {
+	if k167, ok := cborwire.ReuseSlice(d, m); !ok {
 		if d.Null() {
 			(*m) = nil
-		} else if n115, ok := d.OpenArray("[]string"); ok {
-			s114 := (*m)[:0]
-			if cap(s114) < n115 {
-				s114 = make([]string, 0, cborwire.SliceCap[string](d, n115))
+		} else if n169, ok := d.OpenArray("[]string"); ok {
+			s168 := (*m)[:0]
+			if cap(s168) < n169 {
+				s168 = make([]string, 0, cborwire.SliceCap[string](d, n169))
 			}
-			at116 := d.Offset()
-			for i := 0; d.NextElem(i, n115); i++ {
-				s114 = cborwire.Grow(d, s114, n115, at116)
-				cborwire.String(d, &s114[i])
+			at170 := d.Offset()
+			for i := 0; d.NextElem(i, n169); i++ {
+				s168 = cborwire.Grow(d, s168, n169, at170)
+				cborwire.String(d, &s168[i])
 			}
-			if len(s114) == 0 {
-				s114 = []string{}
+			if len(s168) == 0 {
+				s168 = []string{}
 			}
-			(*m) = s114
+			(*m) = s168
 		}
-		cborwire.Keep(d, k113, (*m))
+		cborwire.Keep(d, k167, (*m))
 	}
 	return d.Err()
 }
@@ -1230,41 +1820,59 @@ func (m *Verbs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n117, ok := d.OpenMap("APIResourceList")
+	n171, ok := d.OpenMap("APIResourceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n117); i++ {
+	var seen172 uint64
+	var unknown173 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n171); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen172&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen172 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen172&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen172 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "groupVersion":
+			if seen172&0x4 != 0 {
+				d.DuplicateKey("groupVersion")
+			}
+			seen172 |= 0x4
 			cborwire.String(d, &m.GroupVersion)
 		case "resources":
-			if k118, ok := cborwire.ReuseSlice(d, &m.APIResources); !ok {
+			if seen172&0x8 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen172 |= 0x8
+			if k174, ok := cborwire.ReuseSlice(d, &m.APIResources); !ok {
 				if d.Null() {
 					m.APIResources = nil
-				} else if n120, ok := d.OpenArray("[]APIResource"); ok {
-					s119 := m.APIResources[:0]
-					if cap(s119) < n120 {
-						s119 = make([]APIResource, 0, cborwire.SliceCap[APIResource](d, n120))
+				} else if n176, ok := d.OpenArray("[]APIResource"); ok {
+					s175 := m.APIResources[:0]
+					if cap(s175) < n176 {
+						s175 = make([]APIResource, 0, cborwire.SliceCap[APIResource](d, n176))
 					}
-					at121 := d.Offset()
-					for i := 0; d.NextElem(i, n120); i++ {
-						s119 = cborwire.Grow(d, s119, n120, at121)
-						s119[i].DecodeCBOR(d)
+					at177 := d.Offset()
+					for i := 0; d.NextElem(i, n176); i++ {
+						s175 = cborwire.Grow(d, s175, n176, at177)
+						s175[i].DecodeCBOR(d)
 					}
-					if len(s119) == 0 {
-						s119 = []APIResource{}
+					if len(s175) == 0 {
+						s175 = []APIResource{}
 					}
-					m.APIResources = s119
+					m.APIResources = s175
 				}
-				cborwire.Keep(d, k118, m.APIResources)
+				cborwire.Keep(d, k174, m.APIResources)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown173)
 		}
 	}
 	return d.Err()
@@ -1273,35 +1881,41 @@ func (m *APIResourceList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
-	n122, ok := d.OpenMap("RootPaths")
+	n178, ok := d.OpenMap("RootPaths")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n122); i++ {
+	var seen179 uint64
+	var unknown180 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n178); i++ {
 		switch string(d.Key()) {
 		case "paths":
-			if k123, ok := cborwire.ReuseSlice(d, &m.Paths); !ok {
+			if seen179&0x1 != 0 {
+				d.DuplicateKey("paths")
+			}
+			seen179 |= 0x1
+			if k181, ok := cborwire.ReuseSlice(d, &m.Paths); !ok {
 				if d.Null() {
 					m.Paths = nil
-				} else if n125, ok := d.OpenArray("[]string"); ok {
-					s124 := m.Paths[:0]
-					if cap(s124) < n125 {
-						s124 = make([]string, 0, cborwire.SliceCap[string](d, n125))
+				} else if n183, ok := d.OpenArray("[]string"); ok {
+					s182 := m.Paths[:0]
+					if cap(s182) < n183 {
+						s182 = make([]string, 0, cborwire.SliceCap[string](d, n183))
 					}
-					at126 := d.Offset()
-					for i := 0; d.NextElem(i, n125); i++ {
-						s124 = cborwire.Grow(d, s124, n125, at126)
-						cborwire.String(d, &s124[i])
+					at184 := d.Offset()
+					for i := 0; d.NextElem(i, n183); i++ {
+						s182 = cborwire.Grow(d, s182, n183, at184)
+						cborwire.String(d, &s182[i])
 					}
-					if len(s124) == 0 {
-						s124 = []string{}
+					if len(s182) == 0 {
+						s182 = []string{}
 					}
-					m.Paths = s124
+					m.Paths = s182
 				}
-				cborwire.Keep(d, k123, m.Paths)
+				cborwire.Keep(d, k181, m.Paths)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown180)
 		}
 	}
 	return d.Err()
@@ -1310,14 +1924,15 @@ func (m *RootPaths) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Patch) DecodeCBOR(d *cborwire.Decoder) error {
-	n127, ok := d.OpenMap("Patch")
+	n185, ok := d.OpenMap("Patch")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n127); i++ {
+	var unknown187 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n185); i++ {
 		switch string(d.Key()) {
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown187)
 		}
 	}
 	return d.Err()
@@ -1326,37 +1941,47 @@ func (m *Patch) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n128, ok := d.OpenMap("LabelSelector")
+	n188, ok := d.OpenMap("LabelSelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n128); i++ {
+	var seen189 uint64
+	var unknown190 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n188); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
+			if seen189&0x1 != 0 {
+				d.DuplicateKey("matchLabels")
+			}
+			seen189 |= 0x1
 			cborwire.StringMap(d, &m.MatchLabels)
 		case "matchExpressions":
-			if k129, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
+			if seen189&0x2 != 0 {
+				d.DuplicateKey("matchExpressions")
+			}
+			seen189 |= 0x2
+			if k191, ok := cborwire.ReuseSlice(d, &m.MatchExpressions); !ok {
 				if d.Null() {
 					m.MatchExpressions = nil
-				} else if n131, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
-					s130 := m.MatchExpressions[:0]
-					if cap(s130) < n131 {
-						s130 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](d, n131))
+				} else if n193, ok := d.OpenArray("[]LabelSelectorRequirement"); ok {
+					s192 := m.MatchExpressions[:0]
+					if cap(s192) < n193 {
+						s192 = make([]LabelSelectorRequirement, 0, cborwire.SliceCap[LabelSelectorRequirement](d, n193))
 					}
-					at132 := d.Offset()
-					for i := 0; d.NextElem(i, n131); i++ {
-						s130 = cborwire.Grow(d, s130, n131, at132)
-						s130[i].DecodeCBOR(d)
+					at194 := d.Offset()
+					for i := 0; d.NextElem(i, n193); i++ {
+						s192 = cborwire.Grow(d, s192, n193, at194)
+						s192[i].DecodeCBOR(d)
 					}
-					if len(s130) == 0 {
-						s130 = []LabelSelectorRequirement{}
+					if len(s192) == 0 {
+						s192 = []LabelSelectorRequirement{}
 					}
-					m.MatchExpressions = s130
+					m.MatchExpressions = s192
 				}
-				cborwire.Keep(d, k129, m.MatchExpressions)
+				cborwire.Keep(d, k191, m.MatchExpressions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown190)
 		}
 	}
 	return d.Err()
@@ -1365,39 +1990,53 @@ func (m *LabelSelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n133, ok := d.OpenMap("LabelSelectorRequirement")
+	n195, ok := d.OpenMap("LabelSelectorRequirement")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n133); i++ {
+	var seen196 uint64
+	var unknown197 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n195); i++ {
 		switch string(d.Key()) {
 		case "key":
+			if seen196&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen196 |= 0x1
 			cborwire.String(d, &m.Key)
 		case "operator":
+			if seen196&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen196 |= 0x2
 			cborwire.String(d, &m.Operator)
 		case "values":
-			if k134, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+			if seen196&0x4 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen196 |= 0x4
+			if k198, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n136, ok := d.OpenArray("[]string"); ok {
-					s135 := m.Values[:0]
-					if cap(s135) < n136 {
-						s135 = make([]string, 0, cborwire.SliceCap[string](d, n136))
+				} else if n200, ok := d.OpenArray("[]string"); ok {
+					s199 := m.Values[:0]
+					if cap(s199) < n200 {
+						s199 = make([]string, 0, cborwire.SliceCap[string](d, n200))
 					}
-					at137 := d.Offset()
-					for i := 0; d.NextElem(i, n136); i++ {
-						s135 = cborwire.Grow(d, s135, n136, at137)
-						cborwire.String(d, &s135[i])
+					at201 := d.Offset()
+					for i := 0; d.NextElem(i, n200); i++ {
+						s199 = cborwire.Grow(d, s199, n200, at201)
+						cborwire.String(d, &s199[i])
 					}
-					if len(s135) == 0 {
-						s135 = []string{}
+					if len(s199) == 0 {
+						s199 = []string{}
 					}
-					m.Values = s135
+					m.Values = s199
 				}
-				cborwire.Keep(d, k134, m.Values)
+				cborwire.Keep(d, k198, m.Values)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown197)
 		}
 	}
 	return d.Err()
@@ -1406,39 +2045,53 @@ func (m *LabelSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
-	n138, ok := d.OpenMap("FieldSelectorRequirement")
+	n202, ok := d.OpenMap("FieldSelectorRequirement")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n138); i++ {
+	var seen203 uint64
+	var unknown204 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n202); i++ {
 		switch string(d.Key()) {
 		case "key":
+			if seen203&0x1 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen203 |= 0x1
 			cborwire.String(d, &m.Key)
 		case "operator":
+			if seen203&0x2 != 0 {
+				d.DuplicateKey("operator")
+			}
+			seen203 |= 0x2
 			cborwire.String(d, &m.Operator)
 		case "values":
-			if k139, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
+			if seen203&0x4 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen203 |= 0x4
+			if k205, ok := cborwire.ReuseSlice(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n141, ok := d.OpenArray("[]string"); ok {
-					s140 := m.Values[:0]
-					if cap(s140) < n141 {
-						s140 = make([]string, 0, cborwire.SliceCap[string](d, n141))
+				} else if n207, ok := d.OpenArray("[]string"); ok {
+					s206 := m.Values[:0]
+					if cap(s206) < n207 {
+						s206 = make([]string, 0, cborwire.SliceCap[string](d, n207))
 					}
-					at142 := d.Offset()
-					for i := 0; d.NextElem(i, n141); i++ {
-						s140 = cborwire.Grow(d, s140, n141, at142)
-						cborwire.String(d, &s140[i])
+					at208 := d.Offset()
+					for i := 0; d.NextElem(i, n207); i++ {
+						s206 = cborwire.Grow(d, s206, n207, at208)
+						cborwire.String(d, &s206[i])
 					}
-					if len(s140) == 0 {
-						s140 = []string{}
+					if len(s206) == 0 {
+						s206 = []string{}
 					}
-					m.Values = s140
+					m.Values = s206
 				}
-				cborwire.Keep(d, k139, m.Values)
+				cborwire.Keep(d, k205, m.Values)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown204)
 		}
 	}
 	return d.Err()
@@ -1447,20 +2100,38 @@ func (m *FieldSelectorRequirement) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
-	n143, ok := d.OpenMap("ManagedFieldsEntry")
+	n209, ok := d.OpenMap("ManagedFieldsEntry")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n143); i++ {
+	var seen210 uint64
+	var unknown211 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n209); i++ {
 		switch string(d.Key()) {
 		case "manager":
+			if seen210&0x1 != 0 {
+				d.DuplicateKey("manager")
+			}
+			seen210 |= 0x1
 			cborwire.String(d, &m.Manager)
 		case "operation":
+			if seen210&0x2 != 0 {
+				d.DuplicateKey("operation")
+			}
+			seen210 |= 0x2
 			cborwire.String(d, &m.Operation)
 		case "apiVersion":
+			if seen210&0x4 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen210 |= 0x4
 			cborwire.String(d, &m.APIVersion)
 		case "time":
-			if k144, ok := cborwire.ReusePtr(d, &m.Time); !ok {
+			if seen210&0x8 != 0 {
+				d.DuplicateKey("time")
+			}
+			seen210 |= 0x8
+			if k212, ok := cborwire.ReusePtr(d, &m.Time); !ok {
 				if d.Null() {
 					m.Time = nil
 				} else {
@@ -1469,12 +2140,20 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Time).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k144, m.Time)
+				cborwire.Keep(d, k212, m.Time)
 			}
 		case "fieldsType":
+			if seen210&0x10 != 0 {
+				d.DuplicateKey("fieldsType")
+			}
+			seen210 |= 0x10
 			cborwire.String(d, &m.FieldsType)
 		case "fieldsV1":
-			if k145, ok := cborwire.ReusePtr(d, &m.FieldsV1); !ok {
+			if seen210&0x20 != 0 {
+				d.DuplicateKey("fieldsV1")
+			}
+			seen210 |= 0x20
+			if k213, ok := cborwire.ReusePtr(d, &m.FieldsV1); !ok {
 				if d.Null() {
 					m.FieldsV1 = nil
 				} else {
@@ -1483,12 +2162,16 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FieldsV1).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k145, m.FieldsV1)
+				cborwire.Keep(d, k213, m.FieldsV1)
 			}
 		case "subresource":
+			if seen210&0x40 != 0 {
+				d.DuplicateKey("subresource")
+			}
+			seen210 |= 0x40
 			cborwire.String(d, &m.Subresource)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown211)
 		}
 	}
 	return d.Err()
@@ -1497,62 +2180,84 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
-	n146, ok := d.OpenMap("Table")
+	n214, ok := d.OpenMap("Table")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n146); i++ {
+	var seen215 uint64
+	var unknown216 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n214); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen215&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen215 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen215&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen215 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen215&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen215 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "columnDefinitions":
-			if k147, ok := cborwire.ReuseSlice(d, &m.ColumnDefinitions); !ok {
+			if seen215&0x8 != 0 {
+				d.DuplicateKey("columnDefinitions")
+			}
+			seen215 |= 0x8
+			if k217, ok := cborwire.ReuseSlice(d, &m.ColumnDefinitions); !ok {
 				if d.Null() {
 					m.ColumnDefinitions = nil
-				} else if n149, ok := d.OpenArray("[]TableColumnDefinition"); ok {
-					s148 := m.ColumnDefinitions[:0]
-					if cap(s148) < n149 {
-						s148 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](d, n149))
+				} else if n219, ok := d.OpenArray("[]TableColumnDefinition"); ok {
+					s218 := m.ColumnDefinitions[:0]
+					if cap(s218) < n219 {
+						s218 = make([]TableColumnDefinition, 0, cborwire.SliceCap[TableColumnDefinition](d, n219))
 					}
-					at150 := d.Offset()
-					for i := 0; d.NextElem(i, n149); i++ {
-						s148 = cborwire.Grow(d, s148, n149, at150)
-						s148[i].DecodeCBOR(d)
+					at220 := d.Offset()
+					for i := 0; d.NextElem(i, n219); i++ {
+						s218 = cborwire.Grow(d, s218, n219, at220)
+						s218[i].DecodeCBOR(d)
 					}
-					if len(s148) == 0 {
-						s148 = []TableColumnDefinition{}
+					if len(s218) == 0 {
+						s218 = []TableColumnDefinition{}
 					}
-					m.ColumnDefinitions = s148
+					m.ColumnDefinitions = s218
 				}
-				cborwire.Keep(d, k147, m.ColumnDefinitions)
+				cborwire.Keep(d, k217, m.ColumnDefinitions)
 			}
 		case "rows":
-			if k151, ok := cborwire.ReuseSlice(d, &m.Rows); !ok {
+			if seen215&0x10 != 0 {
+				d.DuplicateKey("rows")
+			}
+			seen215 |= 0x10
+			if k221, ok := cborwire.ReuseSlice(d, &m.Rows); !ok {
 				if d.Null() {
 					m.Rows = nil
-				} else if n153, ok := d.OpenArray("[]TableRow"); ok {
-					s152 := m.Rows[:0]
-					if cap(s152) < n153 {
-						s152 = make([]TableRow, 0, cborwire.SliceCap[TableRow](d, n153))
+				} else if n223, ok := d.OpenArray("[]TableRow"); ok {
+					s222 := m.Rows[:0]
+					if cap(s222) < n223 {
+						s222 = make([]TableRow, 0, cborwire.SliceCap[TableRow](d, n223))
 					}
-					at154 := d.Offset()
-					for i := 0; d.NextElem(i, n153); i++ {
-						s152 = cborwire.Grow(d, s152, n153, at154)
-						s152[i].DecodeCBOR(d)
+					at224 := d.Offset()
+					for i := 0; d.NextElem(i, n223); i++ {
+						s222 = cborwire.Grow(d, s222, n223, at224)
+						s222[i].DecodeCBOR(d)
 					}
-					if len(s152) == 0 {
-						s152 = []TableRow{}
+					if len(s222) == 0 {
+						s222 = []TableRow{}
 					}
-					m.Rows = s152
+					m.Rows = s222
 				}
-				cborwire.Keep(d, k151, m.Rows)
+				cborwire.Keep(d, k221, m.Rows)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown216)
 		}
 	}
 	return d.Err()
@@ -1561,24 +2266,46 @@ func (m *Table) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
-	n155, ok := d.OpenMap("TableColumnDefinition")
+	n225, ok := d.OpenMap("TableColumnDefinition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n155); i++ {
+	var seen226 uint64
+	var unknown227 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n225); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen226&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen226 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "type":
+			if seen226&0x2 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen226 |= 0x2
 			cborwire.String(d, &m.Type)
 		case "format":
+			if seen226&0x4 != 0 {
+				d.DuplicateKey("format")
+			}
+			seen226 |= 0x4
 			cborwire.String(d, &m.Format)
 		case "description":
+			if seen226&0x8 != 0 {
+				d.DuplicateKey("description")
+			}
+			seen226 |= 0x8
 			cborwire.String(d, &m.Description)
 		case "priority":
+			if seen226&0x10 != 0 {
+				d.DuplicateKey("priority")
+			}
+			seen226 |= 0x10
 			cborwire.Int(d, &m.Priority)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown227)
 		}
 	}
 	return d.Err()
@@ -1587,58 +2314,72 @@ func (m *TableColumnDefinition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
-	n156, ok := d.OpenMap("TableRow")
+	n228, ok := d.OpenMap("TableRow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n156); i++ {
+	var seen229 uint64
+	var unknown230 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n228); i++ {
 		switch string(d.Key()) {
 		case "cells":
-			if k157, ok := cborwire.ReuseSlice(d, &m.Cells); !ok {
+			if seen229&0x1 != 0 {
+				d.DuplicateKey("cells")
+			}
+			seen229 |= 0x1
+			if k231, ok := cborwire.ReuseSlice(d, &m.Cells); !ok {
 				if d.Null() {
 					m.Cells = nil
-				} else if n159, ok := d.OpenArray("[]interface{}"); ok {
-					s158 := m.Cells[:0]
-					if cap(s158) < n159 {
-						s158 = make([]interface{}, 0, cborwire.SliceCap[interface{}](d, n159))
+				} else if n233, ok := d.OpenArray("[]interface{}"); ok {
+					s232 := m.Cells[:0]
+					if cap(s232) < n233 {
+						s232 = make([]interface{}, 0, cborwire.SliceCap[interface{}](d, n233))
 					}
-					at160 := d.Offset()
-					for i := 0; d.NextElem(i, n159); i++ {
-						s158 = cborwire.Grow(d, s158, n159, at160)
-						s158[i] = d.Any()
+					at234 := d.Offset()
+					for i := 0; d.NextElem(i, n233); i++ {
+						s232 = cborwire.Grow(d, s232, n233, at234)
+						s232[i] = d.Any()
 					}
-					if len(s158) == 0 {
-						s158 = []interface{}{}
+					if len(s232) == 0 {
+						s232 = []interface{}{}
 					}
-					m.Cells = s158
+					m.Cells = s232
 				}
-				cborwire.Keep(d, k157, m.Cells)
+				cborwire.Keep(d, k231, m.Cells)
 			}
 		case "conditions":
-			if k161, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen229&0x2 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen229 |= 0x2
+			if k235, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n163, ok := d.OpenArray("[]TableRowCondition"); ok {
-					s162 := m.Conditions[:0]
-					if cap(s162) < n163 {
-						s162 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](d, n163))
+				} else if n237, ok := d.OpenArray("[]TableRowCondition"); ok {
+					s236 := m.Conditions[:0]
+					if cap(s236) < n237 {
+						s236 = make([]TableRowCondition, 0, cborwire.SliceCap[TableRowCondition](d, n237))
 					}
-					at164 := d.Offset()
-					for i := 0; d.NextElem(i, n163); i++ {
-						s162 = cborwire.Grow(d, s162, n163, at164)
-						s162[i].DecodeCBOR(d)
+					at238 := d.Offset()
+					for i := 0; d.NextElem(i, n237); i++ {
+						s236 = cborwire.Grow(d, s236, n237, at238)
+						s236[i].DecodeCBOR(d)
 					}
-					if len(s162) == 0 {
-						s162 = []TableRowCondition{}
+					if len(s236) == 0 {
+						s236 = []TableRowCondition{}
 					}
-					m.Conditions = s162
+					m.Conditions = s236
 				}
-				cborwire.Keep(d, k161, m.Conditions)
+				cborwire.Keep(d, k235, m.Conditions)
 			}
 		case "object":
+			if seen229&0x4 != 0 {
+				d.DuplicateKey("object")
+			}
+			seen229 |= 0x4
 			cborwire.ViaJSON(d, &m.Object, "RawExtension")
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown230)
 		}
 	}
 	return d.Err()
@@ -1647,22 +2388,40 @@ func (m *TableRow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n165, ok := d.OpenMap("TableRowCondition")
+	n239, ok := d.OpenMap("TableRowCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n165); i++ {
+	var seen240 uint64
+	var unknown241 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n239); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen240&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen240 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen240&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen240 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "reason":
+			if seen240&0x4 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen240 |= 0x4
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen240&0x8 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen240 |= 0x8
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown241)
 		}
 	}
 	return d.Err()
@@ -1671,20 +2430,34 @@ func (m *TableRowCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
-	n166, ok := d.OpenMap("TableOptions")
+	n242, ok := d.OpenMap("TableOptions")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n166); i++ {
+	var seen243 uint64
+	var unknown244 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n242); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen243&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen243 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen243&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen243 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "includeObject":
+			if seen243&0x4 != 0 {
+				d.DuplicateKey("includeObject")
+			}
+			seen243 |= 0x4
 			cborwire.String(d, &m.IncludeObject)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown244)
 		}
 	}
 	return d.Err()
@@ -1693,20 +2466,34 @@ func (m *TableOptions) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n167, ok := d.OpenMap("PartialObjectMetadata")
+	n245, ok := d.OpenMap("PartialObjectMetadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n167); i++ {
+	var seen246 uint64
+	var unknown247 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n245); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen246&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen246 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen246&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen246 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen246&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen246 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown247)
 		}
 	}
 	return d.Err()
@@ -1715,41 +2502,59 @@ func (m *PartialObjectMetadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
-	n168, ok := d.OpenMap("PartialObjectMetadataList")
+	n248, ok := d.OpenMap("PartialObjectMetadataList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n168); i++ {
+	var seen249 uint64
+	var unknown250 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n248); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen249&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen249 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen249&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen249 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen249&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen249 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k169, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen249&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen249 |= 0x8
+			if k251, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n171, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
-					s170 := m.Items[:0]
-					if cap(s170) < n171 {
-						s170 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](d, n171))
+				} else if n253, ok := d.OpenArray("[]PartialObjectMetadata"); ok {
+					s252 := m.Items[:0]
+					if cap(s252) < n253 {
+						s252 = make([]PartialObjectMetadata, 0, cborwire.SliceCap[PartialObjectMetadata](d, n253))
 					}
-					at172 := d.Offset()
-					for i := 0; d.NextElem(i, n171); i++ {
-						s170 = cborwire.Grow(d, s170, n171, at172)
-						s170[i].DecodeCBOR(d)
+					at254 := d.Offset()
+					for i := 0; d.NextElem(i, n253); i++ {
+						s252 = cborwire.Grow(d, s252, n253, at254)
+						s252[i].DecodeCBOR(d)
 					}
-					if len(s170) == 0 {
-						s170 = []PartialObjectMetadata{}
+					if len(s252) == 0 {
+						s252 = []PartialObjectMetadata{}
 					}
-					m.Items = s170
+					m.Items = s252
 				}
-				cborwire.Keep(d, k169, m.Items)
+				cborwire.Keep(d, k251, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown250)
 		}
 	}
 	return d.Err()
@@ -1758,26 +2563,52 @@ func (m *PartialObjectMetadataList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n173, ok := d.OpenMap("Condition")
+	n255, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n173); i++ {
+	var seen256 uint64
+	var unknown257 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n255); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen256&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen256 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen256&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen256 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "observedGeneration":
+			if seen256&0x4 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen256 |= 0x4
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "lastTransitionTime":
+			if seen256&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen256 |= 0x8
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen256&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen256 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen256&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen256 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown257)
 		}
 	}
 	return d.Err()
@@ -1786,18 +2617,28 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WatchEvent) DecodeCBOR(d *cborwire.Decoder) error {
-	n174, ok := d.OpenMap("WatchEvent")
+	n258, ok := d.OpenMap("WatchEvent")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n174); i++ {
+	var seen259 uint64
+	var unknown260 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n258); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen259&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen259 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "object":
+			if seen259&0x2 != 0 {
+				d.DuplicateKey("object")
+			}
+			seen259 |= 0x2
 			cborwire.ViaJSON(d, &m.Object, "RawExtension")
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown260)
 		}
 	}
 	return d.Err()

@@ -4,7 +4,9 @@
 // api/cborwire, the counterpart of internal/codegen/jsoncodec's JSON
 // decoders. It reads the members a JSON decoder reads (the same keys,
 // the same rules for embedded structs: jsoncodec.DecodedMembers), and
-// gives the same values for the same object.
+// gives the same values for the same object, but for a map holding a key
+// twice: kube-apiserver's CBOR decoder refuses it, and so do these (the
+// JSON decoders keep the last value).
 //
 // A type the output uses without generating it is read through its own
 // DecodeCBOR method when it has one (the types of api/meta/v1,
@@ -153,18 +155,36 @@ func (e *emitter) method(n *types.Named) error {
 // fields of the struct u at target; count names the entry count.
 func (e *emitter) fields(target, name, count string, u *types.Struct) error {
 	// NextField leaves a short key unchecked until it matches no field
-	// name (SkipField checks it), which needs names that are UTF-8.
+	// name (SkipUnknown checks it), which needs names that are UTF-8.
 	members := jsoncodec.DecodedMembers(name, u)
-	next, skip := "NextField", "SkipField"
+	next := "NextField"
 	for _, f := range members {
 		if !utf8.ValidString(f.Name) {
-			next, skip = "NextKey", "Skip"
+			next = "NextKey"
 		}
 	}
+	// A key met twice is refused, as kube-apiserver refuses it: a bit
+	// per member marks the members read, UnknownKeys the other keys.
+	seen, unknown := e.newVar("seen"), e.newVar("unknown")
+	words := (len(members) + 63) / 64
+	switch {
+	case words > 1:
+		e.p("var %s [%d]uint64", seen, words)
+	case words == 1:
+		e.p("var %s uint64", seen)
+	}
+	e.p("var %s %s.UnknownKeys", unknown, e.rt())
 	e.p("for i := 0; d.%s(i, %s); i++ {", next, count)
 	e.p("switch string(d.Key()) {")
-	for _, f := range members {
+	for i, f := range members {
 		e.p("case %q:", f.Name)
+		word := seen
+		if words > 1 {
+			word = fmt.Sprintf("%s[%d]", seen, i/64)
+		}
+		bit := fmt.Sprintf("%#x", uint64(1)<<(i%64))
+		e.p("if %s&%s != 0 {\nd.DuplicateKey(%q)\n}", word, bit, f.Name)
+		e.p("%s |= %s", word, bit)
 		for _, a := range f.Allocs {
 			sel := target + "." + strings.Join(a.Path, ".")
 			e.p("if %s == nil {\n%s = new(%s)\n}", sel, sel, e.typeString(a.Type))
@@ -173,7 +193,7 @@ func (e *emitter) fields(target, name, count string, u *types.Struct) error {
 			return fmt.Errorf("field %s: %w", f.GoName, err)
 		}
 	}
-	e.p("default:\nd.%s()", skip)
+	e.p("default:\nd.SkipUnknown(&%s)", unknown)
 	e.p("}\n}")
 	return nil
 }
@@ -303,8 +323,9 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 	// entry.
 	key := e.reuse("ReuseMap", target)
 	count, k, v := e.newVar("n"), e.newVar("key"), e.newVar("v")
+	fresh := e.newVar("m")
 	e.p("if d.Null() {\n%s = nil\n} else if %s, ok := d.OpenMap(%q); ok {", target, count, e.typeString(t))
-	e.p("if %s == nil {\n%s = make(%s, %s.MapCap(%s))\n}", target, target, e.typeString(t), rt, count)
+	e.p("%s := %s.FreshMap(%s, %s)", fresh, rt, target, count)
 	e.p("for i := 0; d.NextKey(i, %s); i++ {", count)
 	if kt := e.typeString(u.Key()); kt == "string" {
 		e.p("%s := d.InternString(d.Key())", k)
@@ -316,8 +337,11 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 		return err
 	}
 	e.p("if d.Err() != nil {\nbreak\n}")
-	e.p("%s[%s] = %s", target, k, v)
-	e.p("}\n}")
+	e.p("%s[%s] = %s", fresh, k, v)
+	// An entry that leaves the length as it was has a key met before.
+	e.p("if len(%s) != i+1 {\nd.DuplicateKey(string(%s))\nbreak\n}", fresh, k)
+	e.p("}")
+	e.p("%s = %s.MergeMap(%s, %s)\n}", target, rt, target, fresh)
 	e.keep(key, target)
 	return nil
 }

@@ -1307,43 +1307,73 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "id":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("id")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.ID)
 		case "name":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.Name)
 		case "phase":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen2 |= 0x4
 			cborwire.String(d, &m.Phase)
 		case "startedAt":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen2 |= 0x8
 			cborwire.String(d, &m.Started)
 		case "finishedAt":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("finishedAt")
+			}
+			seen2 |= 0x10
 			cborwire.String(d, &m.Finished)
 		case "outputs":
-			if k2, ok := cborwire.ReuseSlice(d, &m.Outputs); !ok {
+			if seen2&0x20 != 0 {
+				d.DuplicateKey("outputs")
+			}
+			seen2 |= 0x20
+			if k4, ok := cborwire.ReuseSlice(d, &m.Outputs); !ok {
 				if d.Null() {
 					m.Outputs = nil
-				} else if n4, ok := d.OpenArray("[]Param"); ok {
-					s3 := m.Outputs[:0]
-					if cap(s3) < n4 {
-						s3 = make([]Param, 0, cborwire.SliceCap[Param](d, n4))
+				} else if n6, ok := d.OpenArray("[]Param"); ok {
+					s5 := m.Outputs[:0]
+					if cap(s5) < n6 {
+						s5 = make([]Param, 0, cborwire.SliceCap[Param](d, n6))
 					}
-					at5 := d.Offset()
-					for i := 0; d.NextElem(i, n4); i++ {
-						s3 = cborwire.Grow(d, s3, n4, at5)
-						s3[i].DecodeCBOR(d)
+					at7 := d.Offset()
+					for i := 0; d.NextElem(i, n6); i++ {
+						s5 = cborwire.Grow(d, s5, n6, at7)
+						s5[i].DecodeCBOR(d)
 					}
-					if len(s3) == 0 {
-						s3 = []Param{}
+					if len(s5) == 0 {
+						s5 = []Param{}
 					}
-					m.Outputs = s3
+					m.Outputs = s5
 				}
-				cborwire.Keep(d, k2, m.Outputs)
+				cborwire.Keep(d, k4, m.Outputs)
 			}
 		case "message":
+			if seen2&0x40 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen2 |= 0x40
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -1352,18 +1382,28 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("Param")
+	n8, ok := d.OpenMap("Param")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen9 uint64
+	var unknown10 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen9&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen9 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen9&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen9 |= 0x2
 			cborwire.String(d, &m.Value)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown10)
 		}
 	}
 	return d.Err()
@@ -1372,18 +1412,28 @@ func (m *Param) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("Resources")
+	n11, ok := d.OpenMap("Resources")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "requests":
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("requests")
+			}
+			seen12 |= 0x1
 			cborwire.StringMap(d, &m.Requests)
 		case "limits":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen12 |= 0x2
 			cborwire.StringMap(d, &m.Limits)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -1392,24 +1442,46 @@ func (m *Resources) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("Widget")
+	n14, ok := d.OpenMap("Widget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen15 uint64
+	var unknown16 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n14); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen15&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen15 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen15&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen15 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen15&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen15 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen15&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen15 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen15&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen15 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown16)
 		}
 	}
 	return d.Err()
@@ -1418,20 +1490,34 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("WidgetPort")
+	n17, ok := d.OpenMap("WidgetPort")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n9); i++ {
+	var seen18 uint64
+	var unknown19 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen18&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen18 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "port":
+			if seen18&0x2 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen18 |= 0x2
 			cborwire.Int(d, &m.Port)
 		case "protocol":
+			if seen18&0x4 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen18 |= 0x4
 			cborwire.String(d, &m.Protocol)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown19)
 		}
 	}
 	return d.Err()
@@ -1440,14 +1526,20 @@ func (m *WidgetPort) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("WidgetSpec")
+	n20, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n10); i++ {
+	var seen21 uint64
+	var unknown22 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n20); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k11, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen21&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen21 |= 0x1
+			if k23, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -1456,41 +1548,69 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k11, m.Replicas)
+				cborwire.Keep(d, k23, m.Replicas)
 			}
 		case "color":
+			if seen21&0x2 != 0 {
+				d.DuplicateKey("color")
+			}
+			seen21 |= 0x2
 			cborwire.String(d, &m.Color)
 		case "size":
+			if seen21&0x4 != 0 {
+				d.DuplicateKey("size")
+			}
+			seen21 |= 0x4
 			cborwire.String(d, &m.Size)
 		case "image":
+			if seen21&0x8 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen21 |= 0x8
 			cborwire.String(d, &m.Image)
 		case "paused":
+			if seen21&0x10 != 0 {
+				d.DuplicateKey("paused")
+			}
+			seen21 |= 0x10
 			cborwire.Bool(d, &m.Paused)
 		case "selector":
+			if seen21&0x20 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen21 |= 0x20
 			cborwire.StringMap(d, &m.Selector)
 		case "ports":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+			if seen21&0x40 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen21 |= 0x40
+			if k24, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
 				if d.Null() {
 					m.Ports = nil
-				} else if n14, ok := d.OpenArray("[]WidgetPort"); ok {
-					s13 := m.Ports[:0]
-					if cap(s13) < n14 {
-						s13 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](d, n14))
+				} else if n26, ok := d.OpenArray("[]WidgetPort"); ok {
+					s25 := m.Ports[:0]
+					if cap(s25) < n26 {
+						s25 = make([]WidgetPort, 0, cborwire.SliceCap[WidgetPort](d, n26))
 					}
-					at15 := d.Offset()
-					for i := 0; d.NextElem(i, n14); i++ {
-						s13 = cborwire.Grow(d, s13, n14, at15)
-						s13[i].DecodeCBOR(d)
+					at27 := d.Offset()
+					for i := 0; d.NextElem(i, n26); i++ {
+						s25 = cborwire.Grow(d, s25, n26, at27)
+						s25[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []WidgetPort{}
+					if len(s25) == 0 {
+						s25 = []WidgetPort{}
 					}
-					m.Ports = s13
+					m.Ports = s25
 				}
-				cborwire.Keep(d, k12, m.Ports)
+				cborwire.Keep(d, k24, m.Ports)
 			}
 		case "template":
-			if k16, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+			if seen21&0x80 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen21 |= 0x80
+			if k28, ok := cborwire.ReusePtr(d, &m.Template); !ok {
 				if d.Null() {
 					m.Template = nil
 				} else {
@@ -1499,31 +1619,35 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k16, m.Template)
+				cborwire.Keep(d, k28, m.Template)
 			}
 		case "steps":
-			if k17, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if seen21&0x100 != 0 {
+				d.DuplicateKey("steps")
+			}
+			seen21 |= 0x100
+			if k29, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n19, ok := d.OpenArray("[]WidgetStep"); ok {
-					s18 := m.Steps[:0]
-					if cap(s18) < n19 {
-						s18 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](d, n19))
+				} else if n31, ok := d.OpenArray("[]WidgetStep"); ok {
+					s30 := m.Steps[:0]
+					if cap(s30) < n31 {
+						s30 = make([]WidgetStep, 0, cborwire.SliceCap[WidgetStep](d, n31))
 					}
-					at20 := d.Offset()
-					for i := 0; d.NextElem(i, n19); i++ {
-						s18 = cborwire.Grow(d, s18, n19, at20)
-						s18[i].DecodeCBOR(d)
+					at32 := d.Offset()
+					for i := 0; d.NextElem(i, n31); i++ {
+						s30 = cborwire.Grow(d, s30, n31, at32)
+						s30[i].DecodeCBOR(d)
 					}
-					if len(s18) == 0 {
-						s18 = []WidgetStep{}
+					if len(s30) == 0 {
+						s30 = []WidgetStep{}
 					}
-					m.Steps = s18
+					m.Steps = s30
 				}
-				cborwire.Keep(d, k17, m.Steps)
+				cborwire.Keep(d, k29, m.Steps)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown22)
 		}
 	}
 	return d.Err()
@@ -1532,61 +1656,86 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n21, ok := d.OpenMap("WidgetStatus")
+	n33, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n21); i++ {
+	var seen34 uint64
+	var unknown35 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n33); i++ {
 		switch string(d.Key()) {
 		case "phase":
+			if seen34&0x1 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen34 |= 0x1
 			cborwire.String(d, &m.Phase)
 		case "observedGeneration":
+			if seen34&0x2 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen34 |= 0x2
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "message":
+			if seen34&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen34 |= 0x4
 			cborwire.String(d, &m.Message)
 		case "conditions":
-			if k22, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen34&0x8 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen34 |= 0x8
+			if k36, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n24, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s23 := m.Conditions[:0]
-					if cap(s23) < n24 {
-						s23 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n24))
+				} else if n38, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s37 := m.Conditions[:0]
+					if cap(s37) < n38 {
+						s37 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n38))
 					}
-					at25 := d.Offset()
-					for i := 0; d.NextElem(i, n24); i++ {
-						s23 = cborwire.Grow(d, s23, n24, at25)
-						s23[i].DecodeCBOR(d)
+					at39 := d.Offset()
+					for i := 0; d.NextElem(i, n38); i++ {
+						s37 = cborwire.Grow(d, s37, n38, at39)
+						s37[i].DecodeCBOR(d)
 					}
-					if len(s23) == 0 {
-						s23 = []metav1.Condition{}
+					if len(s37) == 0 {
+						s37 = []metav1.Condition{}
 					}
-					m.Conditions = s23
+					m.Conditions = s37
 				}
-				cborwire.Keep(d, k22, m.Conditions)
+				cborwire.Keep(d, k36, m.Conditions)
 			}
 		case "nodes":
-			if k26, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+			if seen34&0x10 != 0 {
+				d.DuplicateKey("nodes")
+			}
+			seen34 |= 0x10
+			if k40, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
 				if d.Null() {
 					m.Nodes = nil
-				} else if n27, ok := d.OpenMap("map[string]NodeStatus"); ok {
-					if m.Nodes == nil {
-						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n27))
-					}
-					for i := 0; d.NextKey(i, n27); i++ {
-						key28 := d.InternString(d.Key())
-						var v29 NodeStatus
-						v29.DecodeCBOR(d)
+				} else if n41, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					m44 := cborwire.FreshMap(m.Nodes, n41)
+					for i := 0; d.NextKey(i, n41); i++ {
+						key42 := d.InternString(d.Key())
+						var v43 NodeStatus
+						v43.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.Nodes[key28] = v29
+						m44[key42] = v43
+						if len(m44) != i+1 {
+							d.DuplicateKey(string(key42))
+							break
+						}
 					}
+					m.Nodes = cborwire.MergeMap(m.Nodes, m44)
 				}
-				cborwire.Keep(d, k26, m.Nodes)
+				cborwire.Keep(d, k40, m.Nodes)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown35)
 		}
 	}
 	return d.Err()
@@ -1595,150 +1744,56 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n30, ok := d.OpenMap("WidgetStep")
+	n45, ok := d.OpenMap("WidgetStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n30); i++ {
+	var seen46 uint64
+	var unknown47 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen46&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen46 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "image":
+			if seen46&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen46 |= 0x2
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k31, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if seen46&0x4 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen46 |= 0x4
+			if k48, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n33, ok := d.OpenArray("[]string"); ok {
-					s32 := m.Command[:0]
-					if cap(s32) < n33 {
-						s32 = make([]string, 0, cborwire.SliceCap[string](d, n33))
+				} else if n50, ok := d.OpenArray("[]string"); ok {
+					s49 := m.Command[:0]
+					if cap(s49) < n50 {
+						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
 					}
-					at34 := d.Offset()
-					for i := 0; d.NextElem(i, n33); i++ {
-						s32 = cborwire.Grow(d, s32, n33, at34)
-						cborwire.String(d, &s32[i])
+					at51 := d.Offset()
+					for i := 0; d.NextElem(i, n50); i++ {
+						s49 = cborwire.Grow(d, s49, n50, at51)
+						cborwire.String(d, &s49[i])
 					}
-					if len(s32) == 0 {
-						s32 = []string{}
+					if len(s49) == 0 {
+						s49 = []string{}
 					}
-					m.Command = s32
+					m.Command = s49
 				}
-				cborwire.Keep(d, k31, m.Command)
+				cborwire.Keep(d, k48, m.Command)
 			}
 		case "args":
-			if k35, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
-				if d.Null() {
-					m.Args = nil
-				} else if n37, ok := d.OpenArray("[]string"); ok {
-					s36 := m.Args[:0]
-					if cap(s36) < n37 {
-						s36 = make([]string, 0, cborwire.SliceCap[string](d, n37))
-					}
-					at38 := d.Offset()
-					for i := 0; d.NextElem(i, n37); i++ {
-						s36 = cborwire.Grow(d, s36, n37, at38)
-						cborwire.String(d, &s36[i])
-					}
-					if len(s36) == 0 {
-						s36 = []string{}
-					}
-					m.Args = s36
-				}
-				cborwire.Keep(d, k35, m.Args)
+			if seen46&0x8 != 0 {
+				d.DuplicateKey("args")
 			}
-		case "env":
-			if k39, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
-				if d.Null() {
-					m.Env = nil
-				} else if n41, ok := d.OpenArray("[]Param"); ok {
-					s40 := m.Env[:0]
-					if cap(s40) < n41 {
-						s40 = make([]Param, 0, cborwire.SliceCap[Param](d, n41))
-					}
-					at42 := d.Offset()
-					for i := 0; d.NextElem(i, n41); i++ {
-						s40 = cborwire.Grow(d, s40, n41, at42)
-						s40[i].DecodeCBOR(d)
-					}
-					if len(s40) == 0 {
-						s40 = []Param{}
-					}
-					m.Env = s40
-				}
-				cborwire.Keep(d, k39, m.Env)
-			}
-		case "dependsOn":
-			if k43, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
-				if d.Null() {
-					m.DependsOn = nil
-				} else if n45, ok := d.OpenArray("[]string"); ok {
-					s44 := m.DependsOn[:0]
-					if cap(s44) < n45 {
-						s44 = make([]string, 0, cborwire.SliceCap[string](d, n45))
-					}
-					at46 := d.Offset()
-					for i := 0; d.NextElem(i, n45); i++ {
-						s44 = cborwire.Grow(d, s44, n45, at46)
-						cborwire.String(d, &s44[i])
-					}
-					if len(s44) == 0 {
-						s44 = []string{}
-					}
-					m.DependsOn = s44
-				}
-				cborwire.Keep(d, k43, m.DependsOn)
-			}
-		case "timeoutSeconds":
-			cborwire.Int(d, &m.TimeoutSeconds)
-		case "retryLimit":
-			cborwire.Int(d, &m.RetryLimit)
-		case "inputs":
-			if k47, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
-				if d.Null() {
-					m.Inputs = nil
-				} else if n49, ok := d.OpenArray("[]Param"); ok {
-					s48 := m.Inputs[:0]
-					if cap(s48) < n49 {
-						s48 = make([]Param, 0, cborwire.SliceCap[Param](d, n49))
-					}
-					at50 := d.Offset()
-					for i := 0; d.NextElem(i, n49); i++ {
-						s48 = cborwire.Grow(d, s48, n49, at50)
-						s48[i].DecodeCBOR(d)
-					}
-					if len(s48) == 0 {
-						s48 = []Param{}
-					}
-					m.Inputs = s48
-				}
-				cborwire.Keep(d, k47, m.Inputs)
-			}
-		case "resources":
-			m.Resources.DecodeCBOR(d)
-		default:
-			d.SkipField()
-		}
-	}
-	return d.Err()
-}
-
-// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
-// same value from JSON.
-func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n51, ok := d.OpenMap("WidgetTemplate")
-	if !ok {
-		return d.Err()
-	}
-	for i := 0; d.NextField(i, n51); i++ {
-		switch string(d.Key()) {
-		case "labels":
-			cborwire.StringMap(d, &m.Labels)
-		case "annotations":
-			cborwire.StringMap(d, &m.Annotations)
-		case "serviceAccount":
-			cborwire.String(d, &m.ServiceAccount)
-		case "args":
+			seen46 |= 0x8
 			if k52, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
@@ -1760,6 +1815,10 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				cborwire.Keep(d, k52, m.Args)
 			}
 		case "env":
+			if seen46&0x10 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen46 |= 0x10
 			if k56, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
 					m.Env = nil
@@ -1780,10 +1839,168 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 				}
 				cborwire.Keep(d, k56, m.Env)
 			}
+		case "dependsOn":
+			if seen46&0x20 != 0 {
+				d.DuplicateKey("dependsOn")
+			}
+			seen46 |= 0x20
+			if k60, ok := cborwire.ReuseSlice(d, &m.DependsOn); !ok {
+				if d.Null() {
+					m.DependsOn = nil
+				} else if n62, ok := d.OpenArray("[]string"); ok {
+					s61 := m.DependsOn[:0]
+					if cap(s61) < n62 {
+						s61 = make([]string, 0, cborwire.SliceCap[string](d, n62))
+					}
+					at63 := d.Offset()
+					for i := 0; d.NextElem(i, n62); i++ {
+						s61 = cborwire.Grow(d, s61, n62, at63)
+						cborwire.String(d, &s61[i])
+					}
+					if len(s61) == 0 {
+						s61 = []string{}
+					}
+					m.DependsOn = s61
+				}
+				cborwire.Keep(d, k60, m.DependsOn)
+			}
+		case "timeoutSeconds":
+			if seen46&0x40 != 0 {
+				d.DuplicateKey("timeoutSeconds")
+			}
+			seen46 |= 0x40
+			cborwire.Int(d, &m.TimeoutSeconds)
+		case "retryLimit":
+			if seen46&0x80 != 0 {
+				d.DuplicateKey("retryLimit")
+			}
+			seen46 |= 0x80
+			cborwire.Int(d, &m.RetryLimit)
+		case "inputs":
+			if seen46&0x100 != 0 {
+				d.DuplicateKey("inputs")
+			}
+			seen46 |= 0x100
+			if k64, ok := cborwire.ReuseSlice(d, &m.Inputs); !ok {
+				if d.Null() {
+					m.Inputs = nil
+				} else if n66, ok := d.OpenArray("[]Param"); ok {
+					s65 := m.Inputs[:0]
+					if cap(s65) < n66 {
+						s65 = make([]Param, 0, cborwire.SliceCap[Param](d, n66))
+					}
+					at67 := d.Offset()
+					for i := 0; d.NextElem(i, n66); i++ {
+						s65 = cborwire.Grow(d, s65, n66, at67)
+						s65[i].DecodeCBOR(d)
+					}
+					if len(s65) == 0 {
+						s65 = []Param{}
+					}
+					m.Inputs = s65
+				}
+				cborwire.Keep(d, k64, m.Inputs)
+			}
 		case "resources":
+			if seen46&0x200 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen46 |= 0x200
 			m.Resources.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown47)
+		}
+	}
+	return d.Err()
+}
+
+// DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
+// same value from JSON.
+func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
+	n68, ok := d.OpenMap("WidgetTemplate")
+	if !ok {
+		return d.Err()
+	}
+	var seen69 uint64
+	var unknown70 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n68); i++ {
+		switch string(d.Key()) {
+		case "labels":
+			if seen69&0x1 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen69 |= 0x1
+			cborwire.StringMap(d, &m.Labels)
+		case "annotations":
+			if seen69&0x2 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen69 |= 0x2
+			cborwire.StringMap(d, &m.Annotations)
+		case "serviceAccount":
+			if seen69&0x4 != 0 {
+				d.DuplicateKey("serviceAccount")
+			}
+			seen69 |= 0x4
+			cborwire.String(d, &m.ServiceAccount)
+		case "args":
+			if seen69&0x8 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen69 |= 0x8
+			if k71, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+				if d.Null() {
+					m.Args = nil
+				} else if n73, ok := d.OpenArray("[]string"); ok {
+					s72 := m.Args[:0]
+					if cap(s72) < n73 {
+						s72 = make([]string, 0, cborwire.SliceCap[string](d, n73))
+					}
+					at74 := d.Offset()
+					for i := 0; d.NextElem(i, n73); i++ {
+						s72 = cborwire.Grow(d, s72, n73, at74)
+						cborwire.String(d, &s72[i])
+					}
+					if len(s72) == 0 {
+						s72 = []string{}
+					}
+					m.Args = s72
+				}
+				cborwire.Keep(d, k71, m.Args)
+			}
+		case "env":
+			if seen69&0x10 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen69 |= 0x10
+			if k75, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+				if d.Null() {
+					m.Env = nil
+				} else if n77, ok := d.OpenArray("[]Param"); ok {
+					s76 := m.Env[:0]
+					if cap(s76) < n77 {
+						s76 = make([]Param, 0, cborwire.SliceCap[Param](d, n77))
+					}
+					at78 := d.Offset()
+					for i := 0; d.NextElem(i, n77); i++ {
+						s76 = cborwire.Grow(d, s76, n77, at78)
+						s76[i].DecodeCBOR(d)
+					}
+					if len(s76) == 0 {
+						s76 = []Param{}
+					}
+					m.Env = s76
+				}
+				cborwire.Keep(d, k75, m.Env)
+			}
+		case "resources":
+			if seen69&0x20 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen69 |= 0x20
+			m.Resources.DecodeCBOR(d)
+		default:
+			d.SkipUnknown(&unknown70)
 		}
 	}
 	return d.Err()
@@ -1792,41 +2009,59 @@ func (m *WidgetTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("WidgetList")
+	n79, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n60); i++ {
+	var seen80 uint64
+	var unknown81 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n79); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen80&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen80 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen80&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen80 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen80&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen80 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k61, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen80&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen80 |= 0x8
+			if k82, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n63, ok := d.OpenArray("[]Widget"); ok {
-					s62 := m.Items[:0]
-					if cap(s62) < n63 {
-						s62 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n63))
+				} else if n84, ok := d.OpenArray("[]Widget"); ok {
+					s83 := m.Items[:0]
+					if cap(s83) < n84 {
+						s83 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n84))
 					}
-					at64 := d.Offset()
-					for i := 0; d.NextElem(i, n63); i++ {
-						s62 = cborwire.Grow(d, s62, n63, at64)
-						s62[i].DecodeCBOR(d)
+					at85 := d.Offset()
+					for i := 0; d.NextElem(i, n84); i++ {
+						s83 = cborwire.Grow(d, s83, n84, at85)
+						s83[i].DecodeCBOR(d)
 					}
-					if len(s62) == 0 {
-						s62 = []Widget{}
+					if len(s83) == 0 {
+						s83 = []Widget{}
 					}
-					m.Items = s62
+					m.Items = s83
 				}
-				cborwire.Keep(d, k61, m.Items)
+				cborwire.Keep(d, k82, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown81)
 		}
 	}
 	return d.Err()

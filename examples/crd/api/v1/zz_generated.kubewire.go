@@ -443,20 +443,42 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -465,16 +487,26 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("WidgetSpec")
+	n4, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "image":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Image)
 		case "replicas":
-			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -483,12 +515,20 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k3, m.Replicas)
+				cborwire.Keep(d, k7, m.Replicas)
 			}
 		case "size":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("size")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.Size)
 		case "memory":
-			if k4, ok := cborwire.ReusePtr(d, &m.Memory); !ok {
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("memory")
+			}
+			seen5 |= 0x8
+			if k8, ok := cborwire.ReusePtr(d, &m.Memory); !ok {
 				if d.Null() {
 					m.Memory = nil
 				} else {
@@ -497,10 +537,10 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Memory).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k4, m.Memory)
+				cborwire.Keep(d, k8, m.Memory)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -509,43 +549,65 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("WidgetStatus")
+	n9, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen10 uint64
+	var unknown11 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "replicas":
+			if seen10&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen10 |= 0x1
 			cborwire.Int(d, &m.Replicas)
 		case "readyReplicas":
+			if seen10&0x2 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen10 |= 0x2
 			cborwire.Int(d, &m.ReadyReplicas)
 		case "selector":
+			if seen10&0x4 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen10 |= 0x4
 			cborwire.String(d, &m.Selector)
 		case "observedGeneration":
+			if seen10&0x8 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen10 |= 0x8
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if k6, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen10&0x10 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen10 |= 0x10
+			if k12, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n8, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s7 := m.Conditions[:0]
-					if cap(s7) < n8 {
-						s7 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n8))
+				} else if n14, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s13 := m.Conditions[:0]
+					if cap(s13) < n14 {
+						s13 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n14))
 					}
-					at9 := d.Offset()
-					for i := 0; d.NextElem(i, n8); i++ {
-						s7 = cborwire.Grow(d, s7, n8, at9)
-						s7[i].DecodeCBOR(d)
+					at15 := d.Offset()
+					for i := 0; d.NextElem(i, n14); i++ {
+						s13 = cborwire.Grow(d, s13, n14, at15)
+						s13[i].DecodeCBOR(d)
 					}
-					if len(s7) == 0 {
-						s7 = []metav1.Condition{}
+					if len(s13) == 0 {
+						s13 = []metav1.Condition{}
 					}
-					m.Conditions = s7
+					m.Conditions = s13
 				}
-				cborwire.Keep(d, k6, m.Conditions)
+				cborwire.Keep(d, k12, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown11)
 		}
 	}
 	return d.Err()
@@ -554,41 +616,59 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("WidgetList")
+	n16, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n10); i++ {
+	var seen17 uint64
+	var unknown18 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n16); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen17&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen17 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen17&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen17 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen17&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen17 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k11, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen17&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen17 |= 0x8
+			if k19, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n13, ok := d.OpenArray("[]Widget"); ok {
-					s12 := m.Items[:0]
-					if cap(s12) < n13 {
-						s12 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n13))
+				} else if n21, ok := d.OpenArray("[]Widget"); ok {
+					s20 := m.Items[:0]
+					if cap(s20) < n21 {
+						s20 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n21))
 					}
-					at14 := d.Offset()
-					for i := 0; d.NextElem(i, n13); i++ {
-						s12 = cborwire.Grow(d, s12, n13, at14)
-						s12[i].DecodeCBOR(d)
+					at22 := d.Offset()
+					for i := 0; d.NextElem(i, n21); i++ {
+						s20 = cborwire.Grow(d, s20, n21, at22)
+						s20[i].DecodeCBOR(d)
 					}
-					if len(s12) == 0 {
-						s12 = []Widget{}
+					if len(s20) == 0 {
+						s20 = []Widget{}
 					}
-					m.Items = s12
+					m.Items = s20
 				}
-				cborwire.Keep(d, k11, m.Items)
+				cborwire.Keep(d, k19, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown18)
 		}
 	}
 	return d.Err()

@@ -539,20 +539,42 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -561,16 +583,26 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("CronJobSpec")
+	n4, ok := d.OpenMap("CronJobSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "schedule":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("schedule")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Schedule)
 		case "startingDeadlineSeconds":
-			if k3, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("startingDeadlineSeconds")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
 				if d.Null() {
 					m.StartingDeadlineSeconds = nil
 				} else {
@@ -579,12 +611,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
-				cborwire.Keep(d, k3, m.StartingDeadlineSeconds)
+				cborwire.Keep(d, k7, m.StartingDeadlineSeconds)
 			}
 		case "concurrencyPolicy":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("concurrencyPolicy")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.ConcurrencyPolicy)
 		case "suspend":
-			if k4, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("suspend")
+			}
+			seen5 |= 0x8
+			if k8, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
 				if d.Null() {
 					m.Suspend = nil
 				} else {
@@ -593,12 +633,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
-				cborwire.Keep(d, k4, m.Suspend)
+				cborwire.Keep(d, k8, m.Suspend)
 			}
 		case "jobTemplate":
+			if seen5&0x10 != 0 {
+				d.DuplicateKey("jobTemplate")
+			}
+			seen5 |= 0x10
 			m.JobTemplate.DecodeCBOR(d)
 		case "successfulJobsHistoryLimit":
-			if k5, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+			if seen5&0x20 != 0 {
+				d.DuplicateKey("successfulJobsHistoryLimit")
+			}
+			seen5 |= 0x20
+			if k9, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
@@ -607,10 +655,14 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k5, m.SuccessfulJobsHistoryLimit)
+				cborwire.Keep(d, k9, m.SuccessfulJobsHistoryLimit)
 			}
 		case "failedJobsHistoryLimit":
-			if k6, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+			if seen5&0x40 != 0 {
+				d.DuplicateKey("failedJobsHistoryLimit")
+			}
+			seen5 |= 0x40
+			if k10, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.FailedJobsHistoryLimit = nil
 				} else {
@@ -619,10 +671,10 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k6, m.FailedJobsHistoryLimit)
+				cborwire.Keep(d, k10, m.FailedJobsHistoryLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -631,35 +683,45 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("CronJobStatus")
+	n11, ok := d.OpenMap("CronJobStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "active":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("active")
+			}
+			seen12 |= 0x1
+			if k14, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
 				if d.Null() {
 					m.Active = nil
-				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
-					s9 := m.Active[:0]
-					if cap(s9) < n10 {
-						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n10))
+				} else if n16, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
+					s15 := m.Active[:0]
+					if cap(s15) < n16 {
+						s15 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n16))
 					}
-					at11 := d.Offset()
-					for i := 0; d.NextElem(i, n10); i++ {
-						s9 = cborwire.Grow(d, s9, n10, at11)
-						s9[i].DecodeCBOR(d)
+					at17 := d.Offset()
+					for i := 0; d.NextElem(i, n16); i++ {
+						s15 = cborwire.Grow(d, s15, n16, at17)
+						s15[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []corev1.ObjectReference{}
+					if len(s15) == 0 {
+						s15 = []corev1.ObjectReference{}
 					}
-					m.Active = s9
+					m.Active = s15
 				}
-				cborwire.Keep(d, k8, m.Active)
+				cborwire.Keep(d, k14, m.Active)
 			}
 		case "lastScheduleTime":
-			if k12, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("lastScheduleTime")
+			}
+			seen12 |= 0x2
+			if k18, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
 				if d.Null() {
 					m.LastScheduleTime = nil
 				} else {
@@ -668,31 +730,35 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k12, m.LastScheduleTime)
+				cborwire.Keep(d, k18, m.LastScheduleTime)
 			}
 		case "conditions":
-			if k13, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen12 |= 0x4
+			if k19, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s14 := m.Conditions[:0]
-					if cap(s14) < n15 {
-						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n15))
+				} else if n21, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s20 := m.Conditions[:0]
+					if cap(s20) < n21 {
+						s20 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n21))
 					}
-					at16 := d.Offset()
-					for i := 0; d.NextElem(i, n15); i++ {
-						s14 = cborwire.Grow(d, s14, n15, at16)
-						s14[i].DecodeCBOR(d)
+					at22 := d.Offset()
+					for i := 0; d.NextElem(i, n21); i++ {
+						s20 = cborwire.Grow(d, s20, n21, at22)
+						s20[i].DecodeCBOR(d)
 					}
-					if len(s14) == 0 {
-						s14 = []metav1.Condition{}
+					if len(s20) == 0 {
+						s20 = []metav1.Condition{}
 					}
-					m.Conditions = s14
+					m.Conditions = s20
 				}
-				cborwire.Keep(d, k13, m.Conditions)
+				cborwire.Keep(d, k19, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -701,41 +767,59 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("CronJobList")
+	n23, ok := d.OpenMap("CronJobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n17); i++ {
+	var seen24 uint64
+	var unknown25 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n23); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen24&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen24 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen24&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen24 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen24&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen24 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k18, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen24&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen24 |= 0x8
+			if k26, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n20, ok := d.OpenArray("[]CronJob"); ok {
-					s19 := m.Items[:0]
-					if cap(s19) < n20 {
-						s19 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n20))
+				} else if n28, ok := d.OpenArray("[]CronJob"); ok {
+					s27 := m.Items[:0]
+					if cap(s27) < n28 {
+						s27 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n28))
 					}
-					at21 := d.Offset()
-					for i := 0; d.NextElem(i, n20); i++ {
-						s19 = cborwire.Grow(d, s19, n20, at21)
-						s19[i].DecodeCBOR(d)
+					at29 := d.Offset()
+					for i := 0; d.NextElem(i, n28); i++ {
+						s27 = cborwire.Grow(d, s27, n28, at29)
+						s27[i].DecodeCBOR(d)
 					}
-					if len(s19) == 0 {
-						s19 = []CronJob{}
+					if len(s27) == 0 {
+						s27 = []CronJob{}
 					}
-					m.Items = s19
+					m.Items = s27
 				}
-				cborwire.Keep(d, k18, m.Items)
+				cborwire.Keep(d, k26, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown25)
 		}
 	}
 	return d.Err()

@@ -707,20 +707,42 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -729,16 +751,26 @@ func (m *CronJob) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("CronJobSpec")
+	n4, ok := d.OpenMap("CronJobSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "schedule":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("schedule")
+			}
+			seen5 |= 0x1
 			m.Schedule.DecodeCBOR(d)
 		case "startingDeadlineSeconds":
-			if k3, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("startingDeadlineSeconds")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.StartingDeadlineSeconds); !ok {
 				if d.Null() {
 					m.StartingDeadlineSeconds = nil
 				} else {
@@ -747,12 +779,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.StartingDeadlineSeconds)
 				}
-				cborwire.Keep(d, k3, m.StartingDeadlineSeconds)
+				cborwire.Keep(d, k7, m.StartingDeadlineSeconds)
 			}
 		case "concurrencyPolicy":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("concurrencyPolicy")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.ConcurrencyPolicy)
 		case "suspend":
-			if k4, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("suspend")
+			}
+			seen5 |= 0x8
+			if k8, ok := cborwire.ReusePtr(d, &m.Suspend); !ok {
 				if d.Null() {
 					m.Suspend = nil
 				} else {
@@ -761,12 +801,20 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Suspend)
 				}
-				cborwire.Keep(d, k4, m.Suspend)
+				cborwire.Keep(d, k8, m.Suspend)
 			}
 		case "jobTemplate":
+			if seen5&0x10 != 0 {
+				d.DuplicateKey("jobTemplate")
+			}
+			seen5 |= 0x10
 			m.JobTemplate.DecodeCBOR(d)
 		case "successfulJobsHistoryLimit":
-			if k5, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
+			if seen5&0x20 != 0 {
+				d.DuplicateKey("successfulJobsHistoryLimit")
+			}
+			seen5 |= 0x20
+			if k9, ok := cborwire.ReusePtr(d, &m.SuccessfulJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.SuccessfulJobsHistoryLimit = nil
 				} else {
@@ -775,10 +823,14 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SuccessfulJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k5, m.SuccessfulJobsHistoryLimit)
+				cborwire.Keep(d, k9, m.SuccessfulJobsHistoryLimit)
 			}
 		case "failedJobsHistoryLimit":
-			if k6, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
+			if seen5&0x40 != 0 {
+				d.DuplicateKey("failedJobsHistoryLimit")
+			}
+			seen5 |= 0x40
+			if k10, ok := cborwire.ReusePtr(d, &m.FailedJobsHistoryLimit); !ok {
 				if d.Null() {
 					m.FailedJobsHistoryLimit = nil
 				} else {
@@ -787,10 +839,10 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.FailedJobsHistoryLimit)
 				}
-				cborwire.Keep(d, k6, m.FailedJobsHistoryLimit)
+				cborwire.Keep(d, k10, m.FailedJobsHistoryLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -799,35 +851,45 @@ func (m *CronJobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("CronJobStatus")
+	n11, ok := d.OpenMap("CronJobStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "active":
-			if k8, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("active")
+			}
+			seen12 |= 0x1
+			if k14, ok := cborwire.ReuseSlice(d, &m.Active); !ok {
 				if d.Null() {
 					m.Active = nil
-				} else if n10, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
-					s9 := m.Active[:0]
-					if cap(s9) < n10 {
-						s9 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n10))
+				} else if n16, ok := d.OpenArray("[]corev1.ObjectReference"); ok {
+					s15 := m.Active[:0]
+					if cap(s15) < n16 {
+						s15 = make([]corev1.ObjectReference, 0, cborwire.SliceCap[corev1.ObjectReference](d, n16))
 					}
-					at11 := d.Offset()
-					for i := 0; d.NextElem(i, n10); i++ {
-						s9 = cborwire.Grow(d, s9, n10, at11)
-						s9[i].DecodeCBOR(d)
+					at17 := d.Offset()
+					for i := 0; d.NextElem(i, n16); i++ {
+						s15 = cborwire.Grow(d, s15, n16, at17)
+						s15[i].DecodeCBOR(d)
 					}
-					if len(s9) == 0 {
-						s9 = []corev1.ObjectReference{}
+					if len(s15) == 0 {
+						s15 = []corev1.ObjectReference{}
 					}
-					m.Active = s9
+					m.Active = s15
 				}
-				cborwire.Keep(d, k8, m.Active)
+				cborwire.Keep(d, k14, m.Active)
 			}
 		case "lastScheduleTime":
-			if k12, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("lastScheduleTime")
+			}
+			seen12 |= 0x2
+			if k18, ok := cborwire.ReusePtr(d, &m.LastScheduleTime); !ok {
 				if d.Null() {
 					m.LastScheduleTime = nil
 				} else {
@@ -836,31 +898,35 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k12, m.LastScheduleTime)
+				cborwire.Keep(d, k18, m.LastScheduleTime)
 			}
 		case "conditions":
-			if k13, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen12 |= 0x4
+			if k19, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n15, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s14 := m.Conditions[:0]
-					if cap(s14) < n15 {
-						s14 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n15))
+				} else if n21, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s20 := m.Conditions[:0]
+					if cap(s20) < n21 {
+						s20 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n21))
 					}
-					at16 := d.Offset()
-					for i := 0; d.NextElem(i, n15); i++ {
-						s14 = cborwire.Grow(d, s14, n15, at16)
-						s14[i].DecodeCBOR(d)
+					at22 := d.Offset()
+					for i := 0; d.NextElem(i, n21); i++ {
+						s20 = cborwire.Grow(d, s20, n21, at22)
+						s20[i].DecodeCBOR(d)
 					}
-					if len(s14) == 0 {
-						s14 = []metav1.Condition{}
+					if len(s20) == 0 {
+						s20 = []metav1.Condition{}
 					}
-					m.Conditions = s14
+					m.Conditions = s20
 				}
-				cborwire.Keep(d, k13, m.Conditions)
+				cborwire.Keep(d, k19, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -869,14 +935,20 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("CronSchedule")
+	n23, ok := d.OpenMap("CronSchedule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n17); i++ {
+	var seen24 uint64
+	var unknown25 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n23); i++ {
 		switch string(d.Key()) {
 		case "minute":
-			if k18, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
+			if seen24&0x1 != 0 {
+				d.DuplicateKey("minute")
+			}
+			seen24 |= 0x1
+			if k26, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
 				if d.Null() {
 					m.Minute = nil
 				} else {
@@ -885,10 +957,14 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Minute)
 				}
-				cborwire.Keep(d, k18, m.Minute)
+				cborwire.Keep(d, k26, m.Minute)
 			}
 		case "hour":
-			if k19, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
+			if seen24&0x2 != 0 {
+				d.DuplicateKey("hour")
+			}
+			seen24 |= 0x2
+			if k27, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
 				if d.Null() {
 					m.Hour = nil
 				} else {
@@ -897,10 +973,14 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Hour)
 				}
-				cborwire.Keep(d, k19, m.Hour)
+				cborwire.Keep(d, k27, m.Hour)
 			}
 		case "dayOfMonth":
-			if k20, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
+			if seen24&0x4 != 0 {
+				d.DuplicateKey("dayOfMonth")
+			}
+			seen24 |= 0x4
+			if k28, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
 				if d.Null() {
 					m.DayOfMonth = nil
 				} else {
@@ -909,10 +989,14 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfMonth)
 				}
-				cborwire.Keep(d, k20, m.DayOfMonth)
+				cborwire.Keep(d, k28, m.DayOfMonth)
 			}
 		case "month":
-			if k21, ok := cborwire.ReusePtr(d, &m.Month); !ok {
+			if seen24&0x8 != 0 {
+				d.DuplicateKey("month")
+			}
+			seen24 |= 0x8
+			if k29, ok := cborwire.ReusePtr(d, &m.Month); !ok {
 				if d.Null() {
 					m.Month = nil
 				} else {
@@ -921,10 +1005,14 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Month)
 				}
-				cborwire.Keep(d, k21, m.Month)
+				cborwire.Keep(d, k29, m.Month)
 			}
 		case "dayOfWeek":
-			if k22, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
+			if seen24&0x10 != 0 {
+				d.DuplicateKey("dayOfWeek")
+			}
+			seen24 |= 0x10
+			if k30, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
 				if d.Null() {
 					m.DayOfWeek = nil
 				} else {
@@ -933,10 +1021,10 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfWeek)
 				}
-				cborwire.Keep(d, k22, m.DayOfWeek)
+				cborwire.Keep(d, k30, m.DayOfWeek)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown25)
 		}
 	}
 	return d.Err()
@@ -945,41 +1033,59 @@ func (m *CronSchedule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CronJobList) DecodeCBOR(d *cborwire.Decoder) error {
-	n23, ok := d.OpenMap("CronJobList")
+	n31, ok := d.OpenMap("CronJobList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n23); i++ {
+	var seen32 uint64
+	var unknown33 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen32&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen32 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen32&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen32 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen32&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen32 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k24, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen32&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen32 |= 0x8
+			if k34, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n26, ok := d.OpenArray("[]CronJob"); ok {
-					s25 := m.Items[:0]
-					if cap(s25) < n26 {
-						s25 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n26))
+				} else if n36, ok := d.OpenArray("[]CronJob"); ok {
+					s35 := m.Items[:0]
+					if cap(s35) < n36 {
+						s35 = make([]CronJob, 0, cborwire.SliceCap[CronJob](d, n36))
 					}
-					at27 := d.Offset()
-					for i := 0; d.NextElem(i, n26); i++ {
-						s25 = cborwire.Grow(d, s25, n26, at27)
-						s25[i].DecodeCBOR(d)
+					at37 := d.Offset()
+					for i := 0; d.NextElem(i, n36); i++ {
+						s35 = cborwire.Grow(d, s35, n36, at37)
+						s35[i].DecodeCBOR(d)
 					}
-					if len(s25) == 0 {
-						s25 = []CronJob{}
+					if len(s35) == 0 {
+						s35 = []CronJob{}
 					}
-					m.Items = s25
+					m.Items = s35
 				}
-				cborwire.Keep(d, k24, m.Items)
+				cborwire.Keep(d, k34, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown33)
 		}
 	}
 	return d.Err()

@@ -337,20 +337,42 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -359,18 +381,28 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("WidgetSpec")
+	n4, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "color":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("color")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Color)
 		case "size":
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("size")
+			}
+			seen5 |= 0x2
 			cborwire.Int(d, &m.Size)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -379,18 +411,28 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("WidgetStatus")
+	n7, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen8 uint64
+	var unknown9 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "configMap":
+			if seen8&0x1 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen8 |= 0x1
 			cborwire.String(d, &m.ConfigMap)
 		case "observedGeneration":
+			if seen8&0x2 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen8 |= 0x2
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown9)
 		}
 	}
 	return d.Err()
@@ -399,41 +441,59 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("WidgetList")
+	n10, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen11 uint64
+	var unknown12 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n10); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen11&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen11 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen11&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen11 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen11&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen11 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k5, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen11&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen11 |= 0x8
+			if k13, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n7, ok := d.OpenArray("[]Widget"); ok {
-					s6 := m.Items[:0]
-					if cap(s6) < n7 {
-						s6 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n7))
+				} else if n15, ok := d.OpenArray("[]Widget"); ok {
+					s14 := m.Items[:0]
+					if cap(s14) < n15 {
+						s14 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n15))
 					}
-					at8 := d.Offset()
-					for i := 0; d.NextElem(i, n7); i++ {
-						s6 = cborwire.Grow(d, s6, n7, at8)
-						s6[i].DecodeCBOR(d)
+					at16 := d.Offset()
+					for i := 0; d.NextElem(i, n15); i++ {
+						s14 = cborwire.Grow(d, s14, n15, at16)
+						s14[i].DecodeCBOR(d)
 					}
-					if len(s6) == 0 {
-						s6 = []Widget{}
+					if len(s14) == 0 {
+						s14 = []Widget{}
 					}
-					m.Items = s6
+					m.Items = s14
 				}
-				cborwire.Keep(d, k5, m.Items)
+				cborwire.Keep(d, k13, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown12)
 		}
 	}
 	return d.Err()

@@ -434,20 +434,42 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -456,16 +478,26 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("GadgetSpec")
+	n4, ok := d.OpenMap("GadgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "schedule":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("schedule")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Schedule)
 		case "replicas":
-			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -474,33 +506,41 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k3, m.Replicas)
+				cborwire.Keep(d, k7, m.Replicas)
 			}
 		case "color":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("color")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.Color)
 		case "tags":
-			if k4, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("tags")
+			}
+			seen5 |= 0x8
+			if k8, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n6, ok := d.OpenArray("[]string"); ok {
-					s5 := m.Tags[:0]
-					if cap(s5) < n6 {
-						s5 = make([]string, 0, cborwire.SliceCap[string](d, n6))
+				} else if n10, ok := d.OpenArray("[]string"); ok {
+					s9 := m.Tags[:0]
+					if cap(s9) < n10 {
+						s9 = make([]string, 0, cborwire.SliceCap[string](d, n10))
 					}
-					at7 := d.Offset()
-					for i := 0; d.NextElem(i, n6); i++ {
-						s5 = cborwire.Grow(d, s5, n6, at7)
-						cborwire.String(d, &s5[i])
+					at11 := d.Offset()
+					for i := 0; d.NextElem(i, n10); i++ {
+						s9 = cborwire.Grow(d, s9, n10, at11)
+						cborwire.String(d, &s9[i])
 					}
-					if len(s5) == 0 {
-						s5 = []string{}
+					if len(s9) == 0 {
+						s9 = []string{}
 					}
-					m.Tags = s5
+					m.Tags = s9
 				}
-				cborwire.Keep(d, k4, m.Tags)
+				cborwire.Keep(d, k8, m.Tags)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -509,37 +549,47 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("GadgetStatus")
+	n12, ok := d.OpenMap("GadgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen13 uint64
+	var unknown14 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n12); i++ {
 		switch string(d.Key()) {
 		case "ready":
+			if seen13&0x1 != 0 {
+				d.DuplicateKey("ready")
+			}
+			seen13 |= 0x1
 			cborwire.Bool(d, &m.Ready)
 		case "conditions":
-			if k9, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen13&0x2 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen13 |= 0x2
+			if k15, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n11, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s10 := m.Conditions[:0]
-					if cap(s10) < n11 {
-						s10 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n11))
+				} else if n17, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s16 := m.Conditions[:0]
+					if cap(s16) < n17 {
+						s16 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n17))
 					}
-					at12 := d.Offset()
-					for i := 0; d.NextElem(i, n11); i++ {
-						s10 = cborwire.Grow(d, s10, n11, at12)
-						s10[i].DecodeCBOR(d)
+					at18 := d.Offset()
+					for i := 0; d.NextElem(i, n17); i++ {
+						s16 = cborwire.Grow(d, s16, n17, at18)
+						s16[i].DecodeCBOR(d)
 					}
-					if len(s10) == 0 {
-						s10 = []metav1.Condition{}
+					if len(s16) == 0 {
+						s16 = []metav1.Condition{}
 					}
-					m.Conditions = s10
+					m.Conditions = s16
 				}
-				cborwire.Keep(d, k9, m.Conditions)
+				cborwire.Keep(d, k15, m.Conditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown14)
 		}
 	}
 	return d.Err()
@@ -548,41 +598,59 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("GadgetList")
+	n19, ok := d.OpenMap("GadgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen20 uint64
+	var unknown21 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n19); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen20&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen20 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen20&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen20 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen20&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen20 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k14, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen20&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen20 |= 0x8
+			if k22, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n16, ok := d.OpenArray("[]Gadget"); ok {
-					s15 := m.Items[:0]
-					if cap(s15) < n16 {
-						s15 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n16))
+				} else if n24, ok := d.OpenArray("[]Gadget"); ok {
+					s23 := m.Items[:0]
+					if cap(s23) < n24 {
+						s23 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n24))
 					}
-					at17 := d.Offset()
-					for i := 0; d.NextElem(i, n16); i++ {
-						s15 = cborwire.Grow(d, s15, n16, at17)
-						s15[i].DecodeCBOR(d)
+					at25 := d.Offset()
+					for i := 0; d.NextElem(i, n24); i++ {
+						s23 = cborwire.Grow(d, s23, n24, at25)
+						s23[i].DecodeCBOR(d)
 					}
-					if len(s15) == 0 {
-						s15 = []Gadget{}
+					if len(s23) == 0 {
+						s23 = []Gadget{}
 					}
-					m.Items = s15
+					m.Items = s23
 				}
-				cborwire.Keep(d, k14, m.Items)
+				cborwire.Keep(d, k22, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown21)
 		}
 	}
 	return d.Err()

@@ -523,20 +523,42 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -545,16 +567,26 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("GadgetSpec")
+	n4, ok := d.OpenMap("GadgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "schedule":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("schedule")
+			}
+			seen5 |= 0x1
 			m.Schedule.DecodeCBOR(d)
 		case "replicas":
-			if k3, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -563,12 +595,16 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k3, m.Replicas)
+				cborwire.Keep(d, k7, m.Replicas)
 			}
 		case "paint":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("paint")
+			}
+			seen5 |= 0x4
 			cborwire.String(d, &m.Paint)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -577,16 +613,22 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("GadgetStatus")
+	n8, ok := d.OpenMap("GadgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen9 uint64
+	var unknown10 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "ready":
+			if seen9&0x1 != 0 {
+				d.DuplicateKey("ready")
+			}
+			seen9 |= 0x1
 			cborwire.Bool(d, &m.Ready)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown10)
 		}
 	}
 	return d.Err()
@@ -595,14 +637,20 @@ func (m *GadgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("Schedule")
+	n11, ok := d.OpenMap("Schedule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "minute":
-			if k6, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("minute")
+			}
+			seen12 |= 0x1
+			if k14, ok := cborwire.ReusePtr(d, &m.Minute); !ok {
 				if d.Null() {
 					m.Minute = nil
 				} else {
@@ -611,10 +659,14 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Minute)
 				}
-				cborwire.Keep(d, k6, m.Minute)
+				cborwire.Keep(d, k14, m.Minute)
 			}
 		case "hour":
-			if k7, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("hour")
+			}
+			seen12 |= 0x2
+			if k15, ok := cborwire.ReusePtr(d, &m.Hour); !ok {
 				if d.Null() {
 					m.Hour = nil
 				} else {
@@ -623,10 +675,14 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Hour)
 				}
-				cborwire.Keep(d, k7, m.Hour)
+				cborwire.Keep(d, k15, m.Hour)
 			}
 		case "dayOfMonth":
-			if k8, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("dayOfMonth")
+			}
+			seen12 |= 0x4
+			if k16, ok := cborwire.ReusePtr(d, &m.DayOfMonth); !ok {
 				if d.Null() {
 					m.DayOfMonth = nil
 				} else {
@@ -635,10 +691,14 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfMonth)
 				}
-				cborwire.Keep(d, k8, m.DayOfMonth)
+				cborwire.Keep(d, k16, m.DayOfMonth)
 			}
 		case "month":
-			if k9, ok := cborwire.ReusePtr(d, &m.Month); !ok {
+			if seen12&0x8 != 0 {
+				d.DuplicateKey("month")
+			}
+			seen12 |= 0x8
+			if k17, ok := cborwire.ReusePtr(d, &m.Month); !ok {
 				if d.Null() {
 					m.Month = nil
 				} else {
@@ -647,10 +707,14 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Month)
 				}
-				cborwire.Keep(d, k9, m.Month)
+				cborwire.Keep(d, k17, m.Month)
 			}
 		case "dayOfWeek":
-			if k10, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
+			if seen12&0x10 != 0 {
+				d.DuplicateKey("dayOfWeek")
+			}
+			seen12 |= 0x10
+			if k18, ok := cborwire.ReusePtr(d, &m.DayOfWeek); !ok {
 				if d.Null() {
 					m.DayOfWeek = nil
 				} else {
@@ -659,10 +723,10 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DayOfWeek)
 				}
-				cborwire.Keep(d, k10, m.DayOfWeek)
+				cborwire.Keep(d, k18, m.DayOfWeek)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -671,41 +735,59 @@ func (m *Schedule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n11, ok := d.OpenMap("GadgetList")
+	n19, ok := d.OpenMap("GadgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n11); i++ {
+	var seen20 uint64
+	var unknown21 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n19); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen20&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen20 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen20&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen20 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen20&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen20 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k12, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen20&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen20 |= 0x8
+			if k22, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n14, ok := d.OpenArray("[]Gadget"); ok {
-					s13 := m.Items[:0]
-					if cap(s13) < n14 {
-						s13 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n14))
+				} else if n24, ok := d.OpenArray("[]Gadget"); ok {
+					s23 := m.Items[:0]
+					if cap(s23) < n24 {
+						s23 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n24))
 					}
-					at15 := d.Offset()
-					for i := 0; d.NextElem(i, n14); i++ {
-						s13 = cborwire.Grow(d, s13, n14, at15)
-						s13[i].DecodeCBOR(d)
+					at25 := d.Offset()
+					for i := 0; d.NextElem(i, n24); i++ {
+						s23 = cborwire.Grow(d, s23, n24, at25)
+						s23[i].DecodeCBOR(d)
 					}
-					if len(s13) == 0 {
-						s13 = []Gadget{}
+					if len(s23) == 0 {
+						s23 = []Gadget{}
 					}
-					m.Items = s13
+					m.Items = s23
 				}
-				cborwire.Keep(d, k12, m.Items)
+				cborwire.Keep(d, k22, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown21)
 		}
 	}
 	return d.Err()

@@ -3746,10 +3746,16 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "none":
-			if k2, ok := cborwire.ReusePtr(d, &m.None); !ok {
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("none")
+			}
+			seen2 |= 0x1
+			if k4, ok := cborwire.ReusePtr(d, &m.None); !ok {
 				if d.Null() {
 					m.None = nil
 				} else {
@@ -3758,10 +3764,14 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.None).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k2, m.None)
+				cborwire.Keep(d, k4, m.None)
 			}
 		case "tar":
-			if k3, ok := cborwire.ReusePtr(d, &m.Tar); !ok {
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("tar")
+			}
+			seen2 |= 0x2
+			if k5, ok := cborwire.ReusePtr(d, &m.Tar); !ok {
 				if d.Null() {
 					m.Tar = nil
 				} else {
@@ -3770,10 +3780,10 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Tar).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k3, m.Tar)
+				cborwire.Keep(d, k5, m.Tar)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -3782,41 +3792,26 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("Arguments")
+	n6, ok := d.OpenMap("Arguments")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen7 uint64
+	var unknown8 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n6); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k5, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if seen7&0x1 != 0 {
+				d.DuplicateKey("parameters")
+			}
+			seen7 |= 0x1
+			if k9, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n7, ok := d.OpenArray("[]Parameter"); ok {
-					s6 := m.Parameters[:0]
-					if cap(s6) < n7 {
-						s6 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n7))
-					}
-					at8 := d.Offset()
-					for i := 0; d.NextElem(i, n7); i++ {
-						s6 = cborwire.Grow(d, s6, n7, at8)
-						s6[i].DecodeCBOR(d)
-					}
-					if len(s6) == 0 {
-						s6 = []Parameter{}
-					}
-					m.Parameters = s6
-				}
-				cborwire.Keep(d, k5, m.Parameters)
-			}
-		case "artifacts":
-			if k9, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
-				if d.Null() {
-					m.Artifacts = nil
-				} else if n11, ok := d.OpenArray("[]Artifact"); ok {
-					s10 := m.Artifacts[:0]
+				} else if n11, ok := d.OpenArray("[]Parameter"); ok {
+					s10 := m.Parameters[:0]
 					if cap(s10) < n11 {
-						s10 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n11))
+						s10 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n11))
 					}
 					at12 := d.Offset()
 					for i := 0; d.NextElem(i, n11); i++ {
@@ -3824,14 +3819,39 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 						s10[i].DecodeCBOR(d)
 					}
 					if len(s10) == 0 {
-						s10 = []Artifact{}
+						s10 = []Parameter{}
 					}
-					m.Artifacts = s10
+					m.Parameters = s10
 				}
-				cborwire.Keep(d, k9, m.Artifacts)
+				cborwire.Keep(d, k9, m.Parameters)
+			}
+		case "artifacts":
+			if seen7&0x2 != 0 {
+				d.DuplicateKey("artifacts")
+			}
+			seen7 |= 0x2
+			if k13, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+				if d.Null() {
+					m.Artifacts = nil
+				} else if n15, ok := d.OpenArray("[]Artifact"); ok {
+					s14 := m.Artifacts[:0]
+					if cap(s14) < n15 {
+						s14 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n15))
+					}
+					at16 := d.Offset()
+					for i := 0; d.NextElem(i, n15); i++ {
+						s14 = cborwire.Grow(d, s14, n15, at16)
+						s14[i].DecodeCBOR(d)
+					}
+					if len(s14) == 0 {
+						s14 = []Artifact{}
+					}
+					m.Artifacts = s14
+				}
+				cborwire.Keep(d, k13, m.Artifacts)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown8)
 		}
 	}
 	return d.Err()
@@ -3840,56 +3860,76 @@ func (m *Arguments) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("ArtGCStatus")
+	n17, ok := d.OpenMap("ArtGCStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen18 uint64
+	var unknown19 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "strategiesProcessed":
-			if k14, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
+			if seen18&0x1 != 0 {
+				d.DuplicateKey("strategiesProcessed")
+			}
+			seen18 |= 0x1
+			if k20, ok := cborwire.ReuseMap(d, &m.StrategiesProcessed); !ok {
 				if d.Null() {
 					m.StrategiesProcessed = nil
-				} else if n15, ok := d.OpenMap("map[string]bool"); ok {
-					if m.StrategiesProcessed == nil {
-						m.StrategiesProcessed = make(map[string]bool, cborwire.MapCap(n15))
-					}
-					for i := 0; d.NextKey(i, n15); i++ {
-						key16 := d.InternString(d.Key())
-						var v17 bool
-						cborwire.Bool(d, &v17)
+				} else if n21, ok := d.OpenMap("map[string]bool"); ok {
+					m24 := cborwire.FreshMap(m.StrategiesProcessed, n21)
+					for i := 0; d.NextKey(i, n21); i++ {
+						key22 := d.InternString(d.Key())
+						var v23 bool
+						cborwire.Bool(d, &v23)
 						if d.Err() != nil {
 							break
 						}
-						m.StrategiesProcessed[key16] = v17
+						m24[key22] = v23
+						if len(m24) != i+1 {
+							d.DuplicateKey(string(key22))
+							break
+						}
 					}
+					m.StrategiesProcessed = cborwire.MergeMap(m.StrategiesProcessed, m24)
 				}
-				cborwire.Keep(d, k14, m.StrategiesProcessed)
+				cborwire.Keep(d, k20, m.StrategiesProcessed)
 			}
 		case "podsRecouped":
-			if k18, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
+			if seen18&0x2 != 0 {
+				d.DuplicateKey("podsRecouped")
+			}
+			seen18 |= 0x2
+			if k25, ok := cborwire.ReuseMap(d, &m.PodsRecouped); !ok {
 				if d.Null() {
 					m.PodsRecouped = nil
-				} else if n19, ok := d.OpenMap("map[string]bool"); ok {
-					if m.PodsRecouped == nil {
-						m.PodsRecouped = make(map[string]bool, cborwire.MapCap(n19))
-					}
-					for i := 0; d.NextKey(i, n19); i++ {
-						key20 := d.InternString(d.Key())
-						var v21 bool
-						cborwire.Bool(d, &v21)
+				} else if n26, ok := d.OpenMap("map[string]bool"); ok {
+					m29 := cborwire.FreshMap(m.PodsRecouped, n26)
+					for i := 0; d.NextKey(i, n26); i++ {
+						key27 := d.InternString(d.Key())
+						var v28 bool
+						cborwire.Bool(d, &v28)
 						if d.Err() != nil {
 							break
 						}
-						m.PodsRecouped[key20] = v21
+						m29[key27] = v28
+						if len(m29) != i+1 {
+							d.DuplicateKey(string(key27))
+							break
+						}
 					}
+					m.PodsRecouped = cborwire.MergeMap(m.PodsRecouped, m29)
 				}
-				cborwire.Keep(d, k18, m.PodsRecouped)
+				cborwire.Keep(d, k25, m.PodsRecouped)
 			}
 		case "notSpecified":
+			if seen18&0x4 != 0 {
+				d.DuplicateKey("notSpecified")
+			}
+			seen18 |= 0x4
 			cborwire.Bool(d, &m.NotSpecified)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown19)
 		}
 	}
 	return d.Err()
@@ -3898,20 +3938,38 @@ func (m *ArtGCStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n22, ok := d.OpenMap("Artifact")
+	n30, ok := d.OpenMap("Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n22); i++ {
+	var seen31 uint64
+	var unknown32 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n30); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen31&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen31 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "path":
+			if seen31&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen31 |= 0x2
 			cborwire.String(d, &m.Path)
 		case "optional":
+			if seen31&0x4 != 0 {
+				d.DuplicateKey("optional")
+			}
+			seen31 |= 0x4
 			cborwire.Bool(d, &m.Optional)
 		case "s3":
-			if k23, ok := cborwire.ReusePtr(d, &m.S3); !ok {
+			if seen31&0x8 != 0 {
+				d.DuplicateKey("s3")
+			}
+			seen31 |= 0x8
+			if k33, ok := cborwire.ReusePtr(d, &m.S3); !ok {
 				if d.Null() {
 					m.S3 = nil
 				} else {
@@ -3920,10 +3978,14 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k23, m.S3)
+				cborwire.Keep(d, k33, m.S3)
 			}
 		case "archive":
-			if k24, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
+			if seen31&0x10 != 0 {
+				d.DuplicateKey("archive")
+			}
+			seen31 |= 0x10
+			if k34, ok := cborwire.ReusePtr(d, &m.Archive); !ok {
 				if d.Null() {
 					m.Archive = nil
 				} else {
@@ -3932,10 +3994,10 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k24, m.Archive)
+				cborwire.Keep(d, k34, m.Archive)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown32)
 		}
 	}
 	return d.Err()
@@ -3944,22 +4006,40 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("ArtifactRepositoryRefStatus")
+	n35, ok := d.OpenMap("ArtifactRepositoryRefStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n25); i++ {
+	var seen36 uint64
+	var unknown37 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n35); i++ {
 		switch string(d.Key()) {
 		case "configMap":
+			if seen36&0x1 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen36 |= 0x1
 			cborwire.String(d, &m.ConfigMap)
 		case "key":
+			if seen36&0x2 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen36 |= 0x2
 			cborwire.String(d, &m.Key)
 		case "namespace":
+			if seen36&0x4 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen36 |= 0x4
 			cborwire.String(d, &m.Namespace)
 		case "default":
+			if seen36&0x8 != 0 {
+				d.DuplicateKey("default")
+			}
+			seen36 |= 0x8
 			cborwire.Bool(d, &m.Default)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown37)
 		}
 	}
 	return d.Err()
@@ -3968,16 +4048,26 @@ func (m *ArtifactRepositoryRefStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
-	n26, ok := d.OpenMap("Backoff")
+	n38, ok := d.OpenMap("Backoff")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n26); i++ {
+	var seen39 uint64
+	var unknown40 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n38); i++ {
 		switch string(d.Key()) {
 		case "duration":
+			if seen39&0x1 != 0 {
+				d.DuplicateKey("duration")
+			}
+			seen39 |= 0x1
 			cborwire.String(d, &m.Duration)
 		case "factor":
-			if k27, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+			if seen39&0x2 != 0 {
+				d.DuplicateKey("factor")
+			}
+			seen39 |= 0x2
+			if k41, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
 				if d.Null() {
 					m.Factor = nil
 				} else {
@@ -3986,12 +4076,16 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Factor).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.Factor)
+				cborwire.Keep(d, k41, m.Factor)
 			}
 		case "maxDuration":
+			if seen39&0x4 != 0 {
+				d.DuplicateKey("maxDuration")
+			}
+			seen39 |= 0x4
 			cborwire.String(d, &m.MaxDuration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown40)
 		}
 	}
 	return d.Err()
@@ -4000,20 +4094,34 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
-	n28, ok := d.OpenMap("Condition")
+	n42, ok := d.OpenMap("Condition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n28); i++ {
+	var seen43 uint64
+	var unknown44 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n42); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen43&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen43 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen43&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen43 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "message":
+			if seen43&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen43 |= 0x4
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown44)
 		}
 	}
 	return d.Err()
@@ -4022,87 +4130,121 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
-	n29, ok := d.OpenMap("Container")
+	n45, ok := d.OpenMap("Container")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n29); i++ {
+	var seen46 uint64
+	var unknown47 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen46&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen46 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "image":
+			if seen46&0x2 != 0 {
+				d.DuplicateKey("image")
+			}
+			seen46 |= 0x2
 			cborwire.String(d, &m.Image)
 		case "command":
-			if k30, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
+			if seen46&0x4 != 0 {
+				d.DuplicateKey("command")
+			}
+			seen46 |= 0x4
+			if k48, ok := cborwire.ReuseSlice(d, &m.Command); !ok {
 				if d.Null() {
 					m.Command = nil
-				} else if n32, ok := d.OpenArray("[]string"); ok {
-					s31 := m.Command[:0]
-					if cap(s31) < n32 {
-						s31 = make([]string, 0, cborwire.SliceCap[string](d, n32))
+				} else if n50, ok := d.OpenArray("[]string"); ok {
+					s49 := m.Command[:0]
+					if cap(s49) < n50 {
+						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
 					}
-					at33 := d.Offset()
-					for i := 0; d.NextElem(i, n32); i++ {
-						s31 = cborwire.Grow(d, s31, n32, at33)
-						cborwire.String(d, &s31[i])
+					at51 := d.Offset()
+					for i := 0; d.NextElem(i, n50); i++ {
+						s49 = cborwire.Grow(d, s49, n50, at51)
+						cborwire.String(d, &s49[i])
 					}
-					if len(s31) == 0 {
-						s31 = []string{}
+					if len(s49) == 0 {
+						s49 = []string{}
 					}
-					m.Command = s31
+					m.Command = s49
 				}
-				cborwire.Keep(d, k30, m.Command)
+				cborwire.Keep(d, k48, m.Command)
 			}
 		case "args":
-			if k34, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if seen46&0x8 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen46 |= 0x8
+			if k52, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n36, ok := d.OpenArray("[]string"); ok {
-					s35 := m.Args[:0]
-					if cap(s35) < n36 {
-						s35 = make([]string, 0, cborwire.SliceCap[string](d, n36))
+				} else if n54, ok := d.OpenArray("[]string"); ok {
+					s53 := m.Args[:0]
+					if cap(s53) < n54 {
+						s53 = make([]string, 0, cborwire.SliceCap[string](d, n54))
 					}
-					at37 := d.Offset()
-					for i := 0; d.NextElem(i, n36); i++ {
-						s35 = cborwire.Grow(d, s35, n36, at37)
-						cborwire.String(d, &s35[i])
+					at55 := d.Offset()
+					for i := 0; d.NextElem(i, n54); i++ {
+						s53 = cborwire.Grow(d, s53, n54, at55)
+						cborwire.String(d, &s53[i])
 					}
-					if len(s35) == 0 {
-						s35 = []string{}
+					if len(s53) == 0 {
+						s53 = []string{}
 					}
-					m.Args = s35
+					m.Args = s53
 				}
-				cborwire.Keep(d, k34, m.Args)
+				cborwire.Keep(d, k52, m.Args)
 			}
 		case "env":
-			if k38, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
+			if seen46&0x10 != 0 {
+				d.DuplicateKey("env")
+			}
+			seen46 |= 0x10
+			if k56, ok := cborwire.ReuseSlice(d, &m.Env); !ok {
 				if d.Null() {
 					m.Env = nil
-				} else if n40, ok := d.OpenArray("[]EnvVar"); ok {
-					s39 := m.Env[:0]
-					if cap(s39) < n40 {
-						s39 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n40))
+				} else if n58, ok := d.OpenArray("[]EnvVar"); ok {
+					s57 := m.Env[:0]
+					if cap(s57) < n58 {
+						s57 = make([]EnvVar, 0, cborwire.SliceCap[EnvVar](d, n58))
 					}
-					at41 := d.Offset()
-					for i := 0; d.NextElem(i, n40); i++ {
-						s39 = cborwire.Grow(d, s39, n40, at41)
-						s39[i].DecodeCBOR(d)
+					at59 := d.Offset()
+					for i := 0; d.NextElem(i, n58); i++ {
+						s57 = cborwire.Grow(d, s57, n58, at59)
+						s57[i].DecodeCBOR(d)
 					}
-					if len(s39) == 0 {
-						s39 = []EnvVar{}
+					if len(s57) == 0 {
+						s57 = []EnvVar{}
 					}
-					m.Env = s39
+					m.Env = s57
 				}
-				cborwire.Keep(d, k38, m.Env)
+				cborwire.Keep(d, k56, m.Env)
 			}
 		case "resources":
+			if seen46&0x20 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen46 |= 0x20
 			m.Resources.DecodeCBOR(d)
 		case "imagePullPolicy":
+			if seen46&0x40 != 0 {
+				d.DuplicateKey("imagePullPolicy")
+			}
+			seen46 |= 0x40
 			cborwire.String(d, &m.ImagePullPolicy)
 		case "workingDir":
+			if seen46&0x80 != 0 {
+				d.DuplicateKey("workingDir")
+			}
+			seen46 |= 0x80
 			cborwire.String(d, &m.WorkingDir)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown47)
 		}
 	}
 	return d.Err()
@@ -4111,18 +4253,28 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("ContinueOn")
+	n60, ok := d.OpenMap("ContinueOn")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n42); i++ {
+	var seen61 uint64
+	var unknown62 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n60); i++ {
 		switch string(d.Key()) {
 		case "error":
+			if seen61&0x1 != 0 {
+				d.DuplicateKey("error")
+			}
+			seen61 |= 0x1
 			cborwire.Bool(d, &m.Error)
 		case "failed":
+			if seen61&0x2 != 0 {
+				d.DuplicateKey("failed")
+			}
+			seen61 |= 0x2
 			cborwire.Bool(d, &m.Failed)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown62)
 		}
 	}
 	return d.Err()
@@ -4131,45 +4283,71 @@ func (m *ContinueOn) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
-	n43, ok := d.OpenMap("DAGTask")
+	n63, ok := d.OpenMap("DAGTask")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n43); i++ {
+	var seen64 uint64
+	var unknown65 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen64&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen64 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "template":
+			if seen64&0x2 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen64 |= 0x2
 			cborwire.String(d, &m.Template)
 		case "arguments":
+			if seen64&0x4 != 0 {
+				d.DuplicateKey("arguments")
+			}
+			seen64 |= 0x4
 			m.Arguments.DecodeCBOR(d)
 		case "dependencies":
-			if k44, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
+			if seen64&0x8 != 0 {
+				d.DuplicateKey("dependencies")
+			}
+			seen64 |= 0x8
+			if k66, ok := cborwire.ReuseSlice(d, &m.Dependencies); !ok {
 				if d.Null() {
 					m.Dependencies = nil
-				} else if n46, ok := d.OpenArray("[]string"); ok {
-					s45 := m.Dependencies[:0]
-					if cap(s45) < n46 {
-						s45 = make([]string, 0, cborwire.SliceCap[string](d, n46))
+				} else if n68, ok := d.OpenArray("[]string"); ok {
+					s67 := m.Dependencies[:0]
+					if cap(s67) < n68 {
+						s67 = make([]string, 0, cborwire.SliceCap[string](d, n68))
 					}
-					at47 := d.Offset()
-					for i := 0; d.NextElem(i, n46); i++ {
-						s45 = cborwire.Grow(d, s45, n46, at47)
-						cborwire.String(d, &s45[i])
+					at69 := d.Offset()
+					for i := 0; d.NextElem(i, n68); i++ {
+						s67 = cborwire.Grow(d, s67, n68, at69)
+						cborwire.String(d, &s67[i])
 					}
-					if len(s45) == 0 {
-						s45 = []string{}
+					if len(s67) == 0 {
+						s67 = []string{}
 					}
-					m.Dependencies = s45
+					m.Dependencies = s67
 				}
-				cborwire.Keep(d, k44, m.Dependencies)
+				cborwire.Keep(d, k66, m.Dependencies)
 			}
 		case "depends":
+			if seen64&0x10 != 0 {
+				d.DuplicateKey("depends")
+			}
+			seen64 |= 0x10
 			cborwire.String(d, &m.Depends)
 		case "when":
+			if seen64&0x20 != 0 {
+				d.DuplicateKey("when")
+			}
+			seen64 |= 0x20
 			cborwire.String(d, &m.When)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown65)
 		}
 	}
 	return d.Err()
@@ -4178,37 +4356,51 @@ func (m *DAGTask) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n48, ok := d.OpenMap("DAGTemplate")
+	n70, ok := d.OpenMap("DAGTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n48); i++ {
+	var seen71 uint64
+	var unknown72 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n70); i++ {
 		switch string(d.Key()) {
 		case "target":
+			if seen71&0x1 != 0 {
+				d.DuplicateKey("target")
+			}
+			seen71 |= 0x1
 			cborwire.String(d, &m.Target)
 		case "tasks":
-			if k49, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
+			if seen71&0x2 != 0 {
+				d.DuplicateKey("tasks")
+			}
+			seen71 |= 0x2
+			if k73, ok := cborwire.ReuseSlice(d, &m.Tasks); !ok {
 				if d.Null() {
 					m.Tasks = nil
-				} else if n51, ok := d.OpenArray("[]DAGTask"); ok {
-					s50 := m.Tasks[:0]
-					if cap(s50) < n51 {
-						s50 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](d, n51))
+				} else if n75, ok := d.OpenArray("[]DAGTask"); ok {
+					s74 := m.Tasks[:0]
+					if cap(s74) < n75 {
+						s74 = make([]DAGTask, 0, cborwire.SliceCap[DAGTask](d, n75))
 					}
-					at52 := d.Offset()
-					for i := 0; d.NextElem(i, n51); i++ {
-						s50 = cborwire.Grow(d, s50, n51, at52)
-						s50[i].DecodeCBOR(d)
+					at76 := d.Offset()
+					for i := 0; d.NextElem(i, n75); i++ {
+						s74 = cborwire.Grow(d, s74, n75, at76)
+						s74[i].DecodeCBOR(d)
 					}
-					if len(s50) == 0 {
-						s50 = []DAGTask{}
+					if len(s74) == 0 {
+						s74 = []DAGTask{}
 					}
-					m.Tasks = s50
+					m.Tasks = s74
 				}
-				cborwire.Keep(d, k49, m.Tasks)
+				cborwire.Keep(d, k73, m.Tasks)
 			}
 		case "failFast":
-			if k53, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
+			if seen71&0x4 != 0 {
+				d.DuplicateKey("failFast")
+			}
+			seen71 |= 0x4
+			if k77, ok := cborwire.ReusePtr(d, &m.FailFast); !ok {
 				if d.Null() {
 					m.FailFast = nil
 				} else {
@@ -4217,10 +4409,10 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.FailFast)
 				}
-				cborwire.Keep(d, k53, m.FailFast)
+				cborwire.Keep(d, k77, m.FailFast)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown72)
 		}
 	}
 	return d.Err()
@@ -4229,18 +4421,28 @@ func (m *DAGTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
-	n54, ok := d.OpenMap("EnvVar")
+	n78, ok := d.OpenMap("EnvVar")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n54); i++ {
+	var seen79 uint64
+	var unknown80 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n78); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen79&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen79 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen79&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen79 |= 0x2
 			cborwire.String(d, &m.Value)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown80)
 		}
 	}
 	return d.Err()
@@ -4249,56 +4451,66 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n55, ok := d.OpenMap("Inputs")
+	n81, ok := d.OpenMap("Inputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n55); i++ {
+	var seen82 uint64
+	var unknown83 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n81); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k56, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if seen82&0x1 != 0 {
+				d.DuplicateKey("parameters")
+			}
+			seen82 |= 0x1
+			if k84, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n58, ok := d.OpenArray("[]Parameter"); ok {
-					s57 := m.Parameters[:0]
-					if cap(s57) < n58 {
-						s57 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n58))
+				} else if n86, ok := d.OpenArray("[]Parameter"); ok {
+					s85 := m.Parameters[:0]
+					if cap(s85) < n86 {
+						s85 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n86))
 					}
-					at59 := d.Offset()
-					for i := 0; d.NextElem(i, n58); i++ {
-						s57 = cborwire.Grow(d, s57, n58, at59)
-						s57[i].DecodeCBOR(d)
+					at87 := d.Offset()
+					for i := 0; d.NextElem(i, n86); i++ {
+						s85 = cborwire.Grow(d, s85, n86, at87)
+						s85[i].DecodeCBOR(d)
 					}
-					if len(s57) == 0 {
-						s57 = []Parameter{}
+					if len(s85) == 0 {
+						s85 = []Parameter{}
 					}
-					m.Parameters = s57
+					m.Parameters = s85
 				}
-				cborwire.Keep(d, k56, m.Parameters)
+				cborwire.Keep(d, k84, m.Parameters)
 			}
 		case "artifacts":
-			if k60, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if seen82&0x2 != 0 {
+				d.DuplicateKey("artifacts")
+			}
+			seen82 |= 0x2
+			if k88, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n62, ok := d.OpenArray("[]Artifact"); ok {
-					s61 := m.Artifacts[:0]
-					if cap(s61) < n62 {
-						s61 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n62))
+				} else if n90, ok := d.OpenArray("[]Artifact"); ok {
+					s89 := m.Artifacts[:0]
+					if cap(s89) < n90 {
+						s89 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n90))
 					}
-					at63 := d.Offset()
-					for i := 0; d.NextElem(i, n62); i++ {
-						s61 = cborwire.Grow(d, s61, n62, at63)
-						s61[i].DecodeCBOR(d)
+					at91 := d.Offset()
+					for i := 0; d.NextElem(i, n90); i++ {
+						s89 = cborwire.Grow(d, s89, n90, at91)
+						s89[i].DecodeCBOR(d)
 					}
-					if len(s61) == 0 {
-						s61 = []Artifact{}
+					if len(s89) == 0 {
+						s89 = []Artifact{}
 					}
-					m.Artifacts = s61
+					m.Artifacts = s89
 				}
-				cborwire.Keep(d, k60, m.Artifacts)
+				cborwire.Keep(d, k88, m.Artifacts)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown83)
 		}
 	}
 	return d.Err()
@@ -4307,18 +4519,28 @@ func (m *Inputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n64, ok := d.OpenMap("Metadata")
+	n92, ok := d.OpenMap("Metadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n64); i++ {
+	var seen93 uint64
+	var unknown94 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n92); i++ {
 		switch string(d.Key()) {
 		case "annotations":
+			if seen93&0x1 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen93 |= 0x1
 			cborwire.StringMap(d, &m.Annotations)
 		case "labels":
+			if seen93&0x2 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen93 |= 0x2
 			cborwire.StringMap(d, &m.Labels)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown94)
 		}
 	}
 	return d.Err()
@@ -4327,62 +4549,131 @@ func (m *Metadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n65, ok := d.OpenMap("NodeStatus")
+	n95, ok := d.OpenMap("NodeStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n65); i++ {
+	var seen96 uint64
+	var unknown97 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n95); i++ {
 		switch string(d.Key()) {
 		case "id":
+			if seen96&0x1 != 0 {
+				d.DuplicateKey("id")
+			}
+			seen96 |= 0x1
 			cborwire.String(d, &m.ID)
 		case "name":
+			if seen96&0x2 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen96 |= 0x2
 			cborwire.String(d, &m.Name)
 		case "displayName":
+			if seen96&0x4 != 0 {
+				d.DuplicateKey("displayName")
+			}
+			seen96 |= 0x4
 			cborwire.String(d, &m.DisplayName)
 		case "type":
+			if seen96&0x8 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen96 |= 0x8
 			cborwire.String(d, &m.Type)
 		case "templateName":
+			if seen96&0x10 != 0 {
+				d.DuplicateKey("templateName")
+			}
+			seen96 |= 0x10
 			cborwire.String(d, &m.TemplateName)
 		case "templateScope":
+			if seen96&0x20 != 0 {
+				d.DuplicateKey("templateScope")
+			}
+			seen96 |= 0x20
 			cborwire.String(d, &m.TemplateScope)
 		case "phase":
+			if seen96&0x40 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen96 |= 0x40
 			cborwire.String(d, &m.Phase)
 		case "boundaryID":
+			if seen96&0x80 != 0 {
+				d.DuplicateKey("boundaryID")
+			}
+			seen96 |= 0x80
 			cborwire.String(d, &m.BoundaryID)
 		case "message":
+			if seen96&0x100 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen96 |= 0x100
 			cborwire.String(d, &m.Message)
 		case "startedAt":
+			if seen96&0x200 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen96 |= 0x200
 			m.StartedAt.DecodeCBOR(d)
 		case "finishedAt":
+			if seen96&0x400 != 0 {
+				d.DuplicateKey("finishedAt")
+			}
+			seen96 |= 0x400
 			m.FinishedAt.DecodeCBOR(d)
 		case "estimatedDuration":
+			if seen96&0x800 != 0 {
+				d.DuplicateKey("estimatedDuration")
+			}
+			seen96 |= 0x800
 			cborwire.Int(d, &m.EstimatedDuration)
 		case "progress":
+			if seen96&0x1000 != 0 {
+				d.DuplicateKey("progress")
+			}
+			seen96 |= 0x1000
 			cborwire.String(d, &m.Progress)
 		case "resourcesDuration":
-			if k66, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+			if seen96&0x2000 != 0 {
+				d.DuplicateKey("resourcesDuration")
+			}
+			seen96 |= 0x2000
+			if k98, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
 				if d.Null() {
 					m.ResourcesDuration = nil
-				} else if n67, ok := d.OpenMap("map[string]int64"); ok {
-					if m.ResourcesDuration == nil {
-						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n67))
-					}
-					for i := 0; d.NextKey(i, n67); i++ {
-						key68 := d.InternString(d.Key())
-						var v69 int64
-						cborwire.Int(d, &v69)
+				} else if n99, ok := d.OpenMap("map[string]int64"); ok {
+					m102 := cborwire.FreshMap(m.ResourcesDuration, n99)
+					for i := 0; d.NextKey(i, n99); i++ {
+						key100 := d.InternString(d.Key())
+						var v101 int64
+						cborwire.Int(d, &v101)
 						if d.Err() != nil {
 							break
 						}
-						m.ResourcesDuration[key68] = v69
+						m102[key100] = v101
+						if len(m102) != i+1 {
+							d.DuplicateKey(string(key100))
+							break
+						}
 					}
+					m.ResourcesDuration = cborwire.MergeMap(m.ResourcesDuration, m102)
 				}
-				cborwire.Keep(d, k66, m.ResourcesDuration)
+				cborwire.Keep(d, k98, m.ResourcesDuration)
 			}
 		case "podIP":
+			if seen96&0x4000 != 0 {
+				d.DuplicateKey("podIP")
+			}
+			seen96 |= 0x4000
 			cborwire.String(d, &m.PodIP)
 		case "inputs":
-			if k70, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
+			if seen96&0x8000 != 0 {
+				d.DuplicateKey("inputs")
+			}
+			seen96 |= 0x8000
+			if k103, ok := cborwire.ReusePtr(d, &m.Inputs); !ok {
 				if d.Null() {
 					m.Inputs = nil
 				} else {
@@ -4391,10 +4682,14 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k70, m.Inputs)
+				cborwire.Keep(d, k103, m.Inputs)
 			}
 		case "outputs":
-			if k71, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
+			if seen96&0x10000 != 0 {
+				d.DuplicateKey("outputs")
+			}
+			seen96 |= 0x10000
+			if k104, ok := cborwire.ReusePtr(d, &m.Outputs); !ok {
 				if d.Null() {
 					m.Outputs = nil
 				} else {
@@ -4403,54 +4698,66 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k71, m.Outputs)
+				cborwire.Keep(d, k104, m.Outputs)
 			}
 		case "children":
-			if k72, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if seen96&0x20000 != 0 {
+				d.DuplicateKey("children")
+			}
+			seen96 |= 0x20000
+			if k105, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n74, ok := d.OpenArray("[]string"); ok {
-					s73 := m.Children[:0]
-					if cap(s73) < n74 {
-						s73 = make([]string, 0, cborwire.SliceCap[string](d, n74))
+				} else if n107, ok := d.OpenArray("[]string"); ok {
+					s106 := m.Children[:0]
+					if cap(s106) < n107 {
+						s106 = make([]string, 0, cborwire.SliceCap[string](d, n107))
 					}
-					at75 := d.Offset()
-					for i := 0; d.NextElem(i, n74); i++ {
-						s73 = cborwire.Grow(d, s73, n74, at75)
-						cborwire.String(d, &s73[i])
+					at108 := d.Offset()
+					for i := 0; d.NextElem(i, n107); i++ {
+						s106 = cborwire.Grow(d, s106, n107, at108)
+						cborwire.String(d, &s106[i])
 					}
-					if len(s73) == 0 {
-						s73 = []string{}
+					if len(s106) == 0 {
+						s106 = []string{}
 					}
-					m.Children = s73
+					m.Children = s106
 				}
-				cborwire.Keep(d, k72, m.Children)
+				cborwire.Keep(d, k105, m.Children)
 			}
 		case "outboundNodes":
-			if k76, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
+			if seen96&0x40000 != 0 {
+				d.DuplicateKey("outboundNodes")
+			}
+			seen96 |= 0x40000
+			if k109, ok := cborwire.ReuseSlice(d, &m.OutboundNodes); !ok {
 				if d.Null() {
 					m.OutboundNodes = nil
-				} else if n78, ok := d.OpenArray("[]string"); ok {
-					s77 := m.OutboundNodes[:0]
-					if cap(s77) < n78 {
-						s77 = make([]string, 0, cborwire.SliceCap[string](d, n78))
+				} else if n111, ok := d.OpenArray("[]string"); ok {
+					s110 := m.OutboundNodes[:0]
+					if cap(s110) < n111 {
+						s110 = make([]string, 0, cborwire.SliceCap[string](d, n111))
 					}
-					at79 := d.Offset()
-					for i := 0; d.NextElem(i, n78); i++ {
-						s77 = cborwire.Grow(d, s77, n78, at79)
-						cborwire.String(d, &s77[i])
+					at112 := d.Offset()
+					for i := 0; d.NextElem(i, n111); i++ {
+						s110 = cborwire.Grow(d, s110, n111, at112)
+						cborwire.String(d, &s110[i])
 					}
-					if len(s77) == 0 {
-						s77 = []string{}
+					if len(s110) == 0 {
+						s110 = []string{}
 					}
-					m.OutboundNodes = s77
+					m.OutboundNodes = s110
 				}
-				cborwire.Keep(d, k76, m.OutboundNodes)
+				cborwire.Keep(d, k109, m.OutboundNodes)
 			}
 		case "hostNodeName":
+			if seen96&0x80000 != 0 {
+				d.DuplicateKey("hostNodeName")
+			}
+			seen96 |= 0x80000
 			cborwire.String(d, &m.HostNodeName)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown97)
 		}
 	}
 	return d.Err()
@@ -4459,14 +4766,15 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n80, ok := d.OpenMap("NoneStrategy")
+	n113, ok := d.OpenMap("NoneStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n80); i++ {
+	var unknown115 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n113); i++ {
 		switch string(d.Key()) {
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown115)
 		}
 	}
 	return d.Err()
@@ -4475,56 +4783,70 @@ func (m *NoneStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
-	n81, ok := d.OpenMap("Outputs")
+	n116, ok := d.OpenMap("Outputs")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n81); i++ {
+	var seen117 uint64
+	var unknown118 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n116); i++ {
 		switch string(d.Key()) {
 		case "parameters":
-			if k82, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if seen117&0x1 != 0 {
+				d.DuplicateKey("parameters")
+			}
+			seen117 |= 0x1
+			if k119, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n84, ok := d.OpenArray("[]Parameter"); ok {
-					s83 := m.Parameters[:0]
-					if cap(s83) < n84 {
-						s83 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n84))
+				} else if n121, ok := d.OpenArray("[]Parameter"); ok {
+					s120 := m.Parameters[:0]
+					if cap(s120) < n121 {
+						s120 = make([]Parameter, 0, cborwire.SliceCap[Parameter](d, n121))
 					}
-					at85 := d.Offset()
-					for i := 0; d.NextElem(i, n84); i++ {
-						s83 = cborwire.Grow(d, s83, n84, at85)
-						s83[i].DecodeCBOR(d)
+					at122 := d.Offset()
+					for i := 0; d.NextElem(i, n121); i++ {
+						s120 = cborwire.Grow(d, s120, n121, at122)
+						s120[i].DecodeCBOR(d)
 					}
-					if len(s83) == 0 {
-						s83 = []Parameter{}
+					if len(s120) == 0 {
+						s120 = []Parameter{}
 					}
-					m.Parameters = s83
+					m.Parameters = s120
 				}
-				cborwire.Keep(d, k82, m.Parameters)
+				cborwire.Keep(d, k119, m.Parameters)
 			}
 		case "artifacts":
-			if k86, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
+			if seen117&0x2 != 0 {
+				d.DuplicateKey("artifacts")
+			}
+			seen117 |= 0x2
+			if k123, ok := cborwire.ReuseSlice(d, &m.Artifacts); !ok {
 				if d.Null() {
 					m.Artifacts = nil
-				} else if n88, ok := d.OpenArray("[]Artifact"); ok {
-					s87 := m.Artifacts[:0]
-					if cap(s87) < n88 {
-						s87 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n88))
+				} else if n125, ok := d.OpenArray("[]Artifact"); ok {
+					s124 := m.Artifacts[:0]
+					if cap(s124) < n125 {
+						s124 = make([]Artifact, 0, cborwire.SliceCap[Artifact](d, n125))
 					}
-					at89 := d.Offset()
-					for i := 0; d.NextElem(i, n88); i++ {
-						s87 = cborwire.Grow(d, s87, n88, at89)
-						s87[i].DecodeCBOR(d)
+					at126 := d.Offset()
+					for i := 0; d.NextElem(i, n125); i++ {
+						s124 = cborwire.Grow(d, s124, n125, at126)
+						s124[i].DecodeCBOR(d)
 					}
-					if len(s87) == 0 {
-						s87 = []Artifact{}
+					if len(s124) == 0 {
+						s124 = []Artifact{}
 					}
-					m.Artifacts = s87
+					m.Artifacts = s124
 				}
-				cborwire.Keep(d, k86, m.Artifacts)
+				cborwire.Keep(d, k123, m.Artifacts)
 			}
 		case "result":
-			if k90, ok := cborwire.ReusePtr(d, &m.Result); !ok {
+			if seen117&0x4 != 0 {
+				d.DuplicateKey("result")
+			}
+			seen117 |= 0x4
+			if k127, ok := cborwire.ReusePtr(d, &m.Result); !ok {
 				if d.Null() {
 					m.Result = nil
 				} else {
@@ -4533,10 +4855,14 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Result)
 				}
-				cborwire.Keep(d, k90, m.Result)
+				cborwire.Keep(d, k127, m.Result)
 			}
 		case "exitCode":
-			if k91, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
+			if seen117&0x8 != 0 {
+				d.DuplicateKey("exitCode")
+			}
+			seen117 |= 0x8
+			if k128, ok := cborwire.ReusePtr(d, &m.ExitCode); !ok {
 				if d.Null() {
 					m.ExitCode = nil
 				} else {
@@ -4545,10 +4871,10 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ExitCode)
 				}
-				cborwire.Keep(d, k91, m.ExitCode)
+				cborwire.Keep(d, k128, m.ExitCode)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown118)
 		}
 	}
 	return d.Err()
@@ -4557,16 +4883,26 @@ func (m *Outputs) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
-	n92, ok := d.OpenMap("Parameter")
+	n129, ok := d.OpenMap("Parameter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n92); i++ {
+	var seen130 uint64
+	var unknown131 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n129); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen130&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen130 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "default":
-			if k93, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if seen130&0x2 != 0 {
+				d.DuplicateKey("default")
+			}
+			seen130 |= 0x2
+			if k132, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4575,10 +4911,14 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k93, m.Default)
+				cborwire.Keep(d, k132, m.Default)
 			}
 		case "value":
-			if k94, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+			if seen130&0x4 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen130 |= 0x4
+			if k133, ok := cborwire.ReusePtr(d, &m.Value); !ok {
 				if d.Null() {
 					m.Value = nil
 				} else {
@@ -4587,10 +4927,14 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Value)
 				}
-				cborwire.Keep(d, k94, m.Value)
+				cborwire.Keep(d, k133, m.Value)
 			}
 		case "valueFrom":
-			if k95, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+			if seen130&0x8 != 0 {
+				d.DuplicateKey("valueFrom")
+			}
+			seen130 |= 0x8
+			if k134, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
 				if d.Null() {
 					m.ValueFrom = nil
 				} else {
@@ -4599,31 +4943,39 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k95, m.ValueFrom)
+				cborwire.Keep(d, k134, m.ValueFrom)
 			}
 		case "enum":
-			if k96, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
+			if seen130&0x10 != 0 {
+				d.DuplicateKey("enum")
+			}
+			seen130 |= 0x10
+			if k135, ok := cborwire.ReuseSlice(d, &m.Enum); !ok {
 				if d.Null() {
 					m.Enum = nil
-				} else if n98, ok := d.OpenArray("[]string"); ok {
-					s97 := m.Enum[:0]
-					if cap(s97) < n98 {
-						s97 = make([]string, 0, cborwire.SliceCap[string](d, n98))
+				} else if n137, ok := d.OpenArray("[]string"); ok {
+					s136 := m.Enum[:0]
+					if cap(s136) < n137 {
+						s136 = make([]string, 0, cborwire.SliceCap[string](d, n137))
 					}
-					at99 := d.Offset()
-					for i := 0; d.NextElem(i, n98); i++ {
-						s97 = cborwire.Grow(d, s97, n98, at99)
-						cborwire.String(d, &s97[i])
+					at138 := d.Offset()
+					for i := 0; d.NextElem(i, n137); i++ {
+						s136 = cborwire.Grow(d, s136, n137, at138)
+						cborwire.String(d, &s136[i])
 					}
-					if len(s97) == 0 {
-						s97 = []string{}
+					if len(s136) == 0 {
+						s136 = []string{}
 					}
-					m.Enum = s97
+					m.Enum = s136
 				}
-				cborwire.Keep(d, k96, m.Enum)
+				cborwire.Keep(d, k135, m.Enum)
 			}
 		case "description":
-			if k100, ok := cborwire.ReusePtr(d, &m.Description); !ok {
+			if seen130&0x20 != 0 {
+				d.DuplicateKey("description")
+			}
+			seen130 |= 0x20
+			if k139, ok := cborwire.ReusePtr(d, &m.Description); !ok {
 				if d.Null() {
 					m.Description = nil
 				} else {
@@ -4632,10 +4984,10 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Description)
 				}
-				cborwire.Keep(d, k100, m.Description)
+				cborwire.Keep(d, k139, m.Description)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown131)
 		}
 	}
 	return d.Err()
@@ -4644,16 +4996,22 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("PodGC")
+	n140, ok := d.OpenMap("PodGC")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n101); i++ {
+	var seen141 uint64
+	var unknown142 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n140); i++ {
 		switch string(d.Key()) {
 		case "strategy":
+			if seen141&0x1 != 0 {
+				d.DuplicateKey("strategy")
+			}
+			seen141 |= 0x1
 			cborwire.String(d, &m.Strategy)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown142)
 		}
 	}
 	return d.Err()
@@ -4662,18 +5020,28 @@ func (m *PodGC) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
-	n102, ok := d.OpenMap("ResourceRequirements")
+	n143, ok := d.OpenMap("ResourceRequirements")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n102); i++ {
+	var seen144 uint64
+	var unknown145 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n143); i++ {
 		switch string(d.Key()) {
 		case "limits":
+			if seen144&0x1 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen144 |= 0x1
 			cborwire.StringMap(d, &m.Limits)
 		case "requests":
+			if seen144&0x2 != 0 {
+				d.DuplicateKey("requests")
+			}
+			seen144 |= 0x2
 			cborwire.StringMap(d, &m.Requests)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown145)
 		}
 	}
 	return d.Err()
@@ -4682,14 +5050,20 @@ func (m *ResourceRequirements) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n103, ok := d.OpenMap("RetryStrategy")
+	n146, ok := d.OpenMap("RetryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n103); i++ {
+	var seen147 uint64
+	var unknown148 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n146); i++ {
 		switch string(d.Key()) {
 		case "limit":
-			if k104, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+			if seen147&0x1 != 0 {
+				d.DuplicateKey("limit")
+			}
+			seen147 |= 0x1
+			if k149, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
 				if d.Null() {
 					m.Limit = nil
 				} else {
@@ -4698,12 +5072,20 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Limit).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k104, m.Limit)
+				cborwire.Keep(d, k149, m.Limit)
 			}
 		case "retryPolicy":
+			if seen147&0x2 != 0 {
+				d.DuplicateKey("retryPolicy")
+			}
+			seen147 |= 0x2
 			cborwire.String(d, &m.RetryPolicy)
 		case "backoff":
-			if k105, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+			if seen147&0x4 != 0 {
+				d.DuplicateKey("backoff")
+			}
+			seen147 |= 0x4
+			if k150, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
 				if d.Null() {
 					m.Backoff = nil
 				} else {
@@ -4712,10 +5094,10 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k105, m.Backoff)
+				cborwire.Keep(d, k150, m.Backoff)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown148)
 		}
 	}
 	return d.Err()
@@ -4724,20 +5106,34 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
-	n106, ok := d.OpenMap("S3Artifact")
+	n151, ok := d.OpenMap("S3Artifact")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n106); i++ {
+	var seen152 uint64
+	var unknown153 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n151); i++ {
 		switch string(d.Key()) {
 		case "endpoint":
+			if seen152&0x1 != 0 {
+				d.DuplicateKey("endpoint")
+			}
+			seen152 |= 0x1
 			cborwire.String(d, &m.Endpoint)
 		case "bucket":
+			if seen152&0x2 != 0 {
+				d.DuplicateKey("bucket")
+			}
+			seen152 |= 0x2
 			cborwire.String(d, &m.Bucket)
 		case "key":
+			if seen152&0x4 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen152 |= 0x4
 			cborwire.String(d, &m.Key)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown153)
 		}
 	}
 	return d.Err()
@@ -4746,14 +5142,20 @@ func (m *S3Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n107, ok := d.OpenMap("TTLStrategy")
+	n154, ok := d.OpenMap("TTLStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n107); i++ {
+	var seen155 uint64
+	var unknown156 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n154); i++ {
 		switch string(d.Key()) {
 		case "secondsAfterCompletion":
-			if k108, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
+			if seen155&0x1 != 0 {
+				d.DuplicateKey("secondsAfterCompletion")
+			}
+			seen155 |= 0x1
+			if k157, ok := cborwire.ReusePtr(d, &m.SecondsAfterCompletion); !ok {
 				if d.Null() {
 					m.SecondsAfterCompletion = nil
 				} else {
@@ -4762,10 +5164,14 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterCompletion)
 				}
-				cborwire.Keep(d, k108, m.SecondsAfterCompletion)
+				cborwire.Keep(d, k157, m.SecondsAfterCompletion)
 			}
 		case "secondsAfterSuccess":
-			if k109, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
+			if seen155&0x2 != 0 {
+				d.DuplicateKey("secondsAfterSuccess")
+			}
+			seen155 |= 0x2
+			if k158, ok := cborwire.ReusePtr(d, &m.SecondsAfterSuccess); !ok {
 				if d.Null() {
 					m.SecondsAfterSuccess = nil
 				} else {
@@ -4774,10 +5180,14 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterSuccess)
 				}
-				cborwire.Keep(d, k109, m.SecondsAfterSuccess)
+				cborwire.Keep(d, k158, m.SecondsAfterSuccess)
 			}
 		case "secondsAfterFailure":
-			if k110, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
+			if seen155&0x4 != 0 {
+				d.DuplicateKey("secondsAfterFailure")
+			}
+			seen155 |= 0x4
+			if k159, ok := cborwire.ReusePtr(d, &m.SecondsAfterFailure); !ok {
 				if d.Null() {
 					m.SecondsAfterFailure = nil
 				} else {
@@ -4786,10 +5196,10 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SecondsAfterFailure)
 				}
-				cborwire.Keep(d, k110, m.SecondsAfterFailure)
+				cborwire.Keep(d, k159, m.SecondsAfterFailure)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown156)
 		}
 	}
 	return d.Err()
@@ -4798,14 +5208,20 @@ func (m *TTLStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n111, ok := d.OpenMap("TarStrategy")
+	n160, ok := d.OpenMap("TarStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n111); i++ {
+	var seen161 uint64
+	var unknown162 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n160); i++ {
 		switch string(d.Key()) {
 		case "compressionLevel":
-			if k112, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
+			if seen161&0x1 != 0 {
+				d.DuplicateKey("compressionLevel")
+			}
+			seen161 |= 0x1
+			if k163, ok := cborwire.ReusePtr(d, &m.CompressionLevel); !ok {
 				if d.Null() {
 					m.CompressionLevel = nil
 				} else {
@@ -4814,10 +5230,10 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CompressionLevel)
 				}
-				cborwire.Keep(d, k112, m.CompressionLevel)
+				cborwire.Keep(d, k163, m.CompressionLevel)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown162)
 		}
 	}
 	return d.Err()
@@ -4826,62 +5242,88 @@ func (m *TarStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
-	n113, ok := d.OpenMap("Template")
+	n164, ok := d.OpenMap("Template")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n113); i++ {
+	var seen165 uint64
+	var unknown166 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n164); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen165&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen165 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "inputs":
+			if seen165&0x2 != 0 {
+				d.DuplicateKey("inputs")
+			}
+			seen165 |= 0x2
 			m.Inputs.DecodeCBOR(d)
 		case "outputs":
+			if seen165&0x4 != 0 {
+				d.DuplicateKey("outputs")
+			}
+			seen165 |= 0x4
 			m.Outputs.DecodeCBOR(d)
 		case "metadata":
+			if seen165&0x8 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen165 |= 0x8
 			m.Metadata.DecodeCBOR(d)
 		case "steps":
-			if k114, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if seen165&0x10 != 0 {
+				d.DuplicateKey("steps")
+			}
+			seen165 |= 0x10
+			if k167, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n116, ok := d.OpenArray("[][]WorkflowStep"); ok {
-					s115 := m.Steps[:0]
-					if cap(s115) < n116 {
-						s115 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](d, n116))
+				} else if n169, ok := d.OpenArray("[][]WorkflowStep"); ok {
+					s168 := m.Steps[:0]
+					if cap(s168) < n169 {
+						s168 = make([][]WorkflowStep, 0, cborwire.SliceCap[[]WorkflowStep](d, n169))
 					}
-					at117 := d.Offset()
-					for i := 0; d.NextElem(i, n116); i++ {
-						s115 = cborwire.Grow(d, s115, n116, at117)
-						if k118, ok := cborwire.ReuseSlice(d, &s115[i]); !ok {
+					at170 := d.Offset()
+					for i := 0; d.NextElem(i, n169); i++ {
+						s168 = cborwire.Grow(d, s168, n169, at170)
+						if k171, ok := cborwire.ReuseSlice(d, &s168[i]); !ok {
 							if d.Null() {
-								s115[i] = nil
-							} else if n120, ok := d.OpenArray("[]WorkflowStep"); ok {
-								s119 := s115[i][:0]
-								if cap(s119) < n120 {
-									s119 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](d, n120))
+								s168[i] = nil
+							} else if n173, ok := d.OpenArray("[]WorkflowStep"); ok {
+								s172 := s168[i][:0]
+								if cap(s172) < n173 {
+									s172 = make([]WorkflowStep, 0, cborwire.SliceCap[WorkflowStep](d, n173))
 								}
-								at121 := d.Offset()
-								for i := 0; d.NextElem(i, n120); i++ {
-									s119 = cborwire.Grow(d, s119, n120, at121)
-									s119[i].DecodeCBOR(d)
+								at174 := d.Offset()
+								for i := 0; d.NextElem(i, n173); i++ {
+									s172 = cborwire.Grow(d, s172, n173, at174)
+									s172[i].DecodeCBOR(d)
 								}
-								if len(s119) == 0 {
-									s119 = []WorkflowStep{}
+								if len(s172) == 0 {
+									s172 = []WorkflowStep{}
 								}
-								s115[i] = s119
+								s168[i] = s172
 							}
-							cborwire.Keep(d, k118, s115[i])
+							cborwire.Keep(d, k171, s168[i])
 						}
 					}
-					if len(s115) == 0 {
-						s115 = [][]WorkflowStep{}
+					if len(s168) == 0 {
+						s168 = [][]WorkflowStep{}
 					}
-					m.Steps = s115
+					m.Steps = s168
 				}
-				cborwire.Keep(d, k114, m.Steps)
+				cborwire.Keep(d, k167, m.Steps)
 			}
 		case "dag":
-			if k122, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
+			if seen165&0x20 != 0 {
+				d.DuplicateKey("dag")
+			}
+			seen165 |= 0x20
+			if k175, ok := cborwire.ReusePtr(d, &m.DAG); !ok {
 				if d.Null() {
 					m.DAG = nil
 				} else {
@@ -4890,10 +5332,14 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k122, m.DAG)
+				cborwire.Keep(d, k175, m.DAG)
 			}
 		case "container":
-			if k123, ok := cborwire.ReusePtr(d, &m.Container); !ok {
+			if seen165&0x40 != 0 {
+				d.DuplicateKey("container")
+			}
+			seen165 |= 0x40
+			if k176, ok := cborwire.ReusePtr(d, &m.Container); !ok {
 				if d.Null() {
 					m.Container = nil
 				} else {
@@ -4902,10 +5348,14 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k123, m.Container)
+				cborwire.Keep(d, k176, m.Container)
 			}
 		case "retryStrategy":
-			if k124, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
+			if seen165&0x80 != 0 {
+				d.DuplicateKey("retryStrategy")
+			}
+			seen165 |= 0x80
+			if k177, ok := cborwire.ReusePtr(d, &m.RetryStrategy); !ok {
 				if d.Null() {
 					m.RetryStrategy = nil
 				} else {
@@ -4914,10 +5364,14 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k124, m.RetryStrategy)
+				cborwire.Keep(d, k177, m.RetryStrategy)
 			}
 		case "activeDeadlineSeconds":
-			if k125, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if seen165&0x100 != 0 {
+				d.DuplicateKey("activeDeadlineSeconds")
+			}
+			seen165 |= 0x100
+			if k178, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -4926,14 +5380,22 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ActiveDeadlineSeconds).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k125, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k178, m.ActiveDeadlineSeconds)
 			}
 		case "timeout":
+			if seen165&0x200 != 0 {
+				d.DuplicateKey("timeout")
+			}
+			seen165 |= 0x200
 			cborwire.String(d, &m.Timeout)
 		case "nodeSelector":
+			if seen165&0x400 != 0 {
+				d.DuplicateKey("nodeSelector")
+			}
+			seen165 |= 0x400
 			cborwire.StringMap(d, &m.NodeSelector)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown166)
 		}
 	}
 	return d.Err()
@@ -4942,20 +5404,38 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
-	n126, ok := d.OpenMap("ValueFrom")
+	n179, ok := d.OpenMap("ValueFrom")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n126); i++ {
+	var seen180 uint64
+	var unknown181 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n179); i++ {
 		switch string(d.Key()) {
 		case "path":
+			if seen180&0x1 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen180 |= 0x1
 			cborwire.String(d, &m.Path)
 		case "jsonPath":
+			if seen180&0x2 != 0 {
+				d.DuplicateKey("jsonPath")
+			}
+			seen180 |= 0x2
 			cborwire.String(d, &m.JSONPath)
 		case "parameter":
+			if seen180&0x4 != 0 {
+				d.DuplicateKey("parameter")
+			}
+			seen180 |= 0x4
 			cborwire.String(d, &m.Parameter)
 		case "default":
-			if k127, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if seen180&0x8 != 0 {
+				d.DuplicateKey("default")
+			}
+			seen180 |= 0x8
+			if k182, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -4964,10 +5444,10 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Default)
 				}
-				cborwire.Keep(d, k127, m.Default)
+				cborwire.Keep(d, k182, m.Default)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown181)
 		}
 	}
 	return d.Err()
@@ -4976,24 +5456,46 @@ func (m *ValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
-	n128, ok := d.OpenMap("Workflow")
+	n183, ok := d.OpenMap("Workflow")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n128); i++ {
+	var seen184 uint64
+	var unknown185 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n183); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen184&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen184 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen184&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen184 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen184&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen184 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen184&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen184 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen184&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen184 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown185)
 		}
 	}
 	return d.Err()
@@ -5002,41 +5504,63 @@ func (m *Workflow) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n129, ok := d.OpenMap("WorkflowSpec")
+	n186, ok := d.OpenMap("WorkflowSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n129); i++ {
+	var seen187 uint64
+	var unknown188 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n186); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k130, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+			if seen187&0x1 != 0 {
+				d.DuplicateKey("templates")
+			}
+			seen187 |= 0x1
+			if k189, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
 				if d.Null() {
 					m.Templates = nil
-				} else if n132, ok := d.OpenArray("[]Template"); ok {
-					s131 := m.Templates[:0]
-					if cap(s131) < n132 {
-						s131 = make([]Template, 0, cborwire.SliceCap[Template](d, n132))
+				} else if n191, ok := d.OpenArray("[]Template"); ok {
+					s190 := m.Templates[:0]
+					if cap(s190) < n191 {
+						s190 = make([]Template, 0, cborwire.SliceCap[Template](d, n191))
 					}
-					at133 := d.Offset()
-					for i := 0; d.NextElem(i, n132); i++ {
-						s131 = cborwire.Grow(d, s131, n132, at133)
-						s131[i].DecodeCBOR(d)
+					at192 := d.Offset()
+					for i := 0; d.NextElem(i, n191); i++ {
+						s190 = cborwire.Grow(d, s190, n191, at192)
+						s190[i].DecodeCBOR(d)
 					}
-					if len(s131) == 0 {
-						s131 = []Template{}
+					if len(s190) == 0 {
+						s190 = []Template{}
 					}
-					m.Templates = s131
+					m.Templates = s190
 				}
-				cborwire.Keep(d, k130, m.Templates)
+				cborwire.Keep(d, k189, m.Templates)
 			}
 		case "entrypoint":
+			if seen187&0x2 != 0 {
+				d.DuplicateKey("entrypoint")
+			}
+			seen187 |= 0x2
 			cborwire.String(d, &m.Entrypoint)
 		case "arguments":
+			if seen187&0x4 != 0 {
+				d.DuplicateKey("arguments")
+			}
+			seen187 |= 0x4
 			m.Arguments.DecodeCBOR(d)
 		case "serviceAccountName":
+			if seen187&0x8 != 0 {
+				d.DuplicateKey("serviceAccountName")
+			}
+			seen187 |= 0x8
 			cborwire.String(d, &m.ServiceAccountName)
 		case "parallelism":
-			if k134, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
+			if seen187&0x10 != 0 {
+				d.DuplicateKey("parallelism")
+			}
+			seen187 |= 0x10
+			if k193, ok := cborwire.ReusePtr(d, &m.Parallelism); !ok {
 				if d.Null() {
 					m.Parallelism = nil
 				} else {
@@ -5045,10 +5569,14 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Parallelism)
 				}
-				cborwire.Keep(d, k134, m.Parallelism)
+				cborwire.Keep(d, k193, m.Parallelism)
 			}
 		case "activeDeadlineSeconds":
-			if k135, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
+			if seen187&0x20 != 0 {
+				d.DuplicateKey("activeDeadlineSeconds")
+			}
+			seen187 |= 0x20
+			if k194, ok := cborwire.ReusePtr(d, &m.ActiveDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ActiveDeadlineSeconds = nil
 				} else {
@@ -5057,10 +5585,14 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ActiveDeadlineSeconds)
 				}
-				cborwire.Keep(d, k135, m.ActiveDeadlineSeconds)
+				cborwire.Keep(d, k194, m.ActiveDeadlineSeconds)
 			}
 		case "podGC":
-			if k136, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
+			if seen187&0x40 != 0 {
+				d.DuplicateKey("podGC")
+			}
+			seen187 |= 0x40
+			if k195, ok := cborwire.ReusePtr(d, &m.PodGC); !ok {
 				if d.Null() {
 					m.PodGC = nil
 				} else {
@@ -5069,10 +5601,14 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k136, m.PodGC)
+				cborwire.Keep(d, k195, m.PodGC)
 			}
 		case "ttlStrategy":
-			if k137, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
+			if seen187&0x80 != 0 {
+				d.DuplicateKey("ttlStrategy")
+			}
+			seen187 |= 0x80
+			if k196, ok := cborwire.ReusePtr(d, &m.TTLStrategy); !ok {
 				if d.Null() {
 					m.TTLStrategy = nil
 				} else {
@@ -5081,10 +5617,14 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k137, m.TTLStrategy)
+				cborwire.Keep(d, k196, m.TTLStrategy)
 			}
 		case "podMetadata":
-			if k138, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
+			if seen187&0x100 != 0 {
+				d.DuplicateKey("podMetadata")
+			}
+			seen187 |= 0x100
+			if k197, ok := cborwire.ReusePtr(d, &m.PodMetadata); !ok {
 				if d.Null() {
 					m.PodMetadata = nil
 				} else {
@@ -5093,10 +5633,14 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k138, m.PodMetadata)
+				cborwire.Keep(d, k197, m.PodMetadata)
 			}
 		case "workflowTemplateRef":
-			if k139, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
+			if seen187&0x200 != 0 {
+				d.DuplicateKey("workflowTemplateRef")
+			}
+			seen187 |= 0x200
+			if k198, ok := cborwire.ReusePtr(d, &m.WorkflowTemplateRef); !ok {
 				if d.Null() {
 					m.WorkflowTemplateRef = nil
 				} else {
@@ -5105,12 +5649,16 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k139, m.WorkflowTemplateRef)
+				cborwire.Keep(d, k198, m.WorkflowTemplateRef)
 			}
 		case "nodeSelector":
+			if seen187&0x400 != 0 {
+				d.DuplicateKey("nodeSelector")
+			}
+			seen187 |= 0x400
 			cborwire.StringMap(d, &m.NodeSelector)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown188)
 		}
 	}
 	return d.Err()
@@ -5119,87 +5667,135 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n140, ok := d.OpenMap("WorkflowStatus")
+	n199, ok := d.OpenMap("WorkflowStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n140); i++ {
+	var seen200 uint64
+	var unknown201 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n199); i++ {
 		switch string(d.Key()) {
 		case "phase":
+			if seen200&0x1 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen200 |= 0x1
 			cborwire.String(d, &m.Phase)
 		case "startedAt":
+			if seen200&0x2 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen200 |= 0x2
 			m.StartedAt.DecodeCBOR(d)
 		case "finishedAt":
+			if seen200&0x4 != 0 {
+				d.DuplicateKey("finishedAt")
+			}
+			seen200 |= 0x4
 			m.FinishedAt.DecodeCBOR(d)
 		case "estimatedDuration":
+			if seen200&0x8 != 0 {
+				d.DuplicateKey("estimatedDuration")
+			}
+			seen200 |= 0x8
 			cborwire.Int(d, &m.EstimatedDuration)
 		case "progress":
+			if seen200&0x10 != 0 {
+				d.DuplicateKey("progress")
+			}
+			seen200 |= 0x10
 			cborwire.String(d, &m.Progress)
 		case "message":
+			if seen200&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen200 |= 0x20
 			cborwire.String(d, &m.Message)
 		case "nodes":
-			if k141, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
+			if seen200&0x40 != 0 {
+				d.DuplicateKey("nodes")
+			}
+			seen200 |= 0x40
+			if k202, ok := cborwire.ReuseMap(d, &m.Nodes); !ok {
 				if d.Null() {
 					m.Nodes = nil
-				} else if n142, ok := d.OpenMap("map[string]NodeStatus"); ok {
-					if m.Nodes == nil {
-						m.Nodes = make(map[string]NodeStatus, cborwire.MapCap(n142))
-					}
-					for i := 0; d.NextKey(i, n142); i++ {
-						key143 := d.InternString(d.Key())
-						var v144 NodeStatus
-						v144.DecodeCBOR(d)
+				} else if n203, ok := d.OpenMap("map[string]NodeStatus"); ok {
+					m206 := cborwire.FreshMap(m.Nodes, n203)
+					for i := 0; d.NextKey(i, n203); i++ {
+						key204 := d.InternString(d.Key())
+						var v205 NodeStatus
+						v205.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.Nodes[key143] = v144
+						m206[key204] = v205
+						if len(m206) != i+1 {
+							d.DuplicateKey(string(key204))
+							break
+						}
 					}
+					m.Nodes = cborwire.MergeMap(m.Nodes, m206)
 				}
-				cborwire.Keep(d, k141, m.Nodes)
+				cborwire.Keep(d, k202, m.Nodes)
 			}
 		case "conditions":
-			if k145, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen200&0x80 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen200 |= 0x80
+			if k207, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n147, ok := d.OpenArray("[]Condition"); ok {
-					s146 := m.Conditions[:0]
-					if cap(s146) < n147 {
-						s146 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n147))
+				} else if n209, ok := d.OpenArray("[]Condition"); ok {
+					s208 := m.Conditions[:0]
+					if cap(s208) < n209 {
+						s208 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n209))
 					}
-					at148 := d.Offset()
-					for i := 0; d.NextElem(i, n147); i++ {
-						s146 = cborwire.Grow(d, s146, n147, at148)
-						s146[i].DecodeCBOR(d)
+					at210 := d.Offset()
+					for i := 0; d.NextElem(i, n209); i++ {
+						s208 = cborwire.Grow(d, s208, n209, at210)
+						s208[i].DecodeCBOR(d)
 					}
-					if len(s146) == 0 {
-						s146 = []Condition{}
+					if len(s208) == 0 {
+						s208 = []Condition{}
 					}
-					m.Conditions = s146
+					m.Conditions = s208
 				}
-				cborwire.Keep(d, k145, m.Conditions)
+				cborwire.Keep(d, k207, m.Conditions)
 			}
 		case "resourcesDuration":
-			if k149, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
+			if seen200&0x100 != 0 {
+				d.DuplicateKey("resourcesDuration")
+			}
+			seen200 |= 0x100
+			if k211, ok := cborwire.ReuseMap(d, &m.ResourcesDuration); !ok {
 				if d.Null() {
 					m.ResourcesDuration = nil
-				} else if n150, ok := d.OpenMap("map[string]int64"); ok {
-					if m.ResourcesDuration == nil {
-						m.ResourcesDuration = make(map[string]int64, cborwire.MapCap(n150))
-					}
-					for i := 0; d.NextKey(i, n150); i++ {
-						key151 := d.InternString(d.Key())
-						var v152 int64
-						cborwire.Int(d, &v152)
+				} else if n212, ok := d.OpenMap("map[string]int64"); ok {
+					m215 := cborwire.FreshMap(m.ResourcesDuration, n212)
+					for i := 0; d.NextKey(i, n212); i++ {
+						key213 := d.InternString(d.Key())
+						var v214 int64
+						cborwire.Int(d, &v214)
 						if d.Err() != nil {
 							break
 						}
-						m.ResourcesDuration[key151] = v152
+						m215[key213] = v214
+						if len(m215) != i+1 {
+							d.DuplicateKey(string(key213))
+							break
+						}
 					}
+					m.ResourcesDuration = cborwire.MergeMap(m.ResourcesDuration, m215)
 				}
-				cborwire.Keep(d, k149, m.ResourcesDuration)
+				cborwire.Keep(d, k211, m.ResourcesDuration)
 			}
 		case "artifactRepositoryRef":
-			if k153, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
+			if seen200&0x200 != 0 {
+				d.DuplicateKey("artifactRepositoryRef")
+			}
+			seen200 |= 0x200
+			if k216, ok := cborwire.ReusePtr(d, &m.ArtifactRepositoryRef); !ok {
 				if d.Null() {
 					m.ArtifactRepositoryRef = nil
 				} else {
@@ -5208,10 +5804,14 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k153, m.ArtifactRepositoryRef)
+				cborwire.Keep(d, k216, m.ArtifactRepositoryRef)
 			}
 		case "artifactGCStatus":
-			if k154, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
+			if seen200&0x400 != 0 {
+				d.DuplicateKey("artifactGCStatus")
+			}
+			seen200 |= 0x400
+			if k217, ok := cborwire.ReusePtr(d, &m.ArtifactGCStatus); !ok {
 				if d.Null() {
 					m.ArtifactGCStatus = nil
 				} else {
@@ -5220,30 +5820,37 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k154, m.ArtifactGCStatus)
+				cborwire.Keep(d, k217, m.ArtifactGCStatus)
 			}
 		case "taskResultsCompletionStatus":
-			if k155, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
+			if seen200&0x800 != 0 {
+				d.DuplicateKey("taskResultsCompletionStatus")
+			}
+			seen200 |= 0x800
+			if k218, ok := cborwire.ReuseMap(d, &m.TaskResultsCompletionStatus); !ok {
 				if d.Null() {
 					m.TaskResultsCompletionStatus = nil
-				} else if n156, ok := d.OpenMap("map[string]bool"); ok {
-					if m.TaskResultsCompletionStatus == nil {
-						m.TaskResultsCompletionStatus = make(map[string]bool, cborwire.MapCap(n156))
-					}
-					for i := 0; d.NextKey(i, n156); i++ {
-						key157 := d.InternString(d.Key())
-						var v158 bool
-						cborwire.Bool(d, &v158)
+				} else if n219, ok := d.OpenMap("map[string]bool"); ok {
+					m222 := cborwire.FreshMap(m.TaskResultsCompletionStatus, n219)
+					for i := 0; d.NextKey(i, n219); i++ {
+						key220 := d.InternString(d.Key())
+						var v221 bool
+						cborwire.Bool(d, &v221)
 						if d.Err() != nil {
 							break
 						}
-						m.TaskResultsCompletionStatus[key157] = v158
+						m222[key220] = v221
+						if len(m222) != i+1 {
+							d.DuplicateKey(string(key220))
+							break
+						}
 					}
+					m.TaskResultsCompletionStatus = cborwire.MergeMap(m.TaskResultsCompletionStatus, m222)
 				}
-				cborwire.Keep(d, k155, m.TaskResultsCompletionStatus)
+				cborwire.Keep(d, k218, m.TaskResultsCompletionStatus)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown201)
 		}
 	}
 	return d.Err()
@@ -5252,22 +5859,44 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n159, ok := d.OpenMap("WorkflowStep")
+	n223, ok := d.OpenMap("WorkflowStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n159); i++ {
+	var seen224 uint64
+	var unknown225 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n223); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen224&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen224 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "template":
+			if seen224&0x2 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen224 |= 0x2
 			cborwire.String(d, &m.Template)
 		case "arguments":
+			if seen224&0x4 != 0 {
+				d.DuplicateKey("arguments")
+			}
+			seen224 |= 0x4
 			m.Arguments.DecodeCBOR(d)
 		case "when":
+			if seen224&0x8 != 0 {
+				d.DuplicateKey("when")
+			}
+			seen224 |= 0x8
 			cborwire.String(d, &m.When)
 		case "continueOn":
-			if k160, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
+			if seen224&0x10 != 0 {
+				d.DuplicateKey("continueOn")
+			}
+			seen224 |= 0x10
+			if k226, ok := cborwire.ReusePtr(d, &m.ContinueOn); !ok {
 				if d.Null() {
 					m.ContinueOn = nil
 				} else {
@@ -5276,10 +5905,10 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k160, m.ContinueOn)
+				cborwire.Keep(d, k226, m.ContinueOn)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown225)
 		}
 	}
 	return d.Err()
@@ -5288,18 +5917,28 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n161, ok := d.OpenMap("WorkflowTemplateRef")
+	n227, ok := d.OpenMap("WorkflowTemplateRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n161); i++ {
+	var seen228 uint64
+	var unknown229 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n227); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen228&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen228 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "clusterScope":
+			if seen228&0x2 != 0 {
+				d.DuplicateKey("clusterScope")
+			}
+			seen228 |= 0x2
 			cborwire.Bool(d, &m.ClusterScope)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown229)
 		}
 	}
 	return d.Err()
@@ -5308,41 +5947,59 @@ func (m *WorkflowTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WorkflowList) DecodeCBOR(d *cborwire.Decoder) error {
-	n162, ok := d.OpenMap("WorkflowList")
+	n230, ok := d.OpenMap("WorkflowList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n162); i++ {
+	var seen231 uint64
+	var unknown232 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n230); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen231&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen231 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen231&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen231 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen231&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen231 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k163, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen231&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen231 |= 0x8
+			if k233, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n165, ok := d.OpenArray("[]Workflow"); ok {
-					s164 := m.Items[:0]
-					if cap(s164) < n165 {
-						s164 = make([]Workflow, 0, cborwire.SliceCap[Workflow](d, n165))
+				} else if n235, ok := d.OpenArray("[]Workflow"); ok {
+					s234 := m.Items[:0]
+					if cap(s234) < n235 {
+						s234 = make([]Workflow, 0, cborwire.SliceCap[Workflow](d, n235))
 					}
-					at166 := d.Offset()
-					for i := 0; d.NextElem(i, n165); i++ {
-						s164 = cborwire.Grow(d, s164, n165, at166)
-						s164[i].DecodeCBOR(d)
+					at236 := d.Offset()
+					for i := 0; d.NextElem(i, n235); i++ {
+						s234 = cborwire.Grow(d, s234, n235, at236)
+						s234[i].DecodeCBOR(d)
 					}
-					if len(s164) == 0 {
-						s164 = []Workflow{}
+					if len(s234) == 0 {
+						s234 = []Workflow{}
 					}
-					m.Items = s164
+					m.Items = s234
 				}
-				cborwire.Keep(d, k163, m.Items)
+				cborwire.Keep(d, k233, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown232)
 		}
 	}
 	return d.Err()

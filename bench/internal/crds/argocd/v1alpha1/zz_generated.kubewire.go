@@ -2757,20 +2757,46 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		case "operation":
-			if k2, ok := cborwire.ReusePtr(d, &m.Operation); !ok {
+			if seen2&0x20 != 0 {
+				d.DuplicateKey("operation")
+			}
+			seen2 |= 0x20
+			if k4, ok := cborwire.ReusePtr(d, &m.Operation); !ok {
 				if d.Null() {
 					m.Operation = nil
 				} else {
@@ -2779,10 +2805,10 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Operation).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k2, m.Operation)
+				cborwire.Keep(d, k4, m.Operation)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -2791,18 +2817,32 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("ApplicationCondition")
+	n5, ok := d.OpenMap("ApplicationCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen6 uint64
+	var unknown7 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen6&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen6 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "message":
+			if seen6&0x2 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen6 |= 0x2
 			cborwire.String(d, &m.Message)
 		case "lastTransitionTime":
-			if k4, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+			if seen6&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen6 |= 0x4
+			if k8, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
 				if d.Null() {
 					m.LastTransitionTime = nil
 				} else {
@@ -2811,10 +2851,10 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k4, m.LastTransitionTime)
+				cborwire.Keep(d, k8, m.LastTransitionTime)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown7)
 		}
 	}
 	return d.Err()
@@ -2823,20 +2863,34 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationDestination) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("ApplicationDestination")
+	n9, ok := d.OpenMap("ApplicationDestination")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen10 uint64
+	var unknown11 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "server":
+			if seen10&0x1 != 0 {
+				d.DuplicateKey("server")
+			}
+			seen10 |= 0x1
 			cborwire.String(d, &m.Server)
 		case "namespace":
+			if seen10&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen10 |= 0x2
 			cborwire.String(d, &m.Namespace)
 		case "name":
+			if seen10&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen10 |= 0x4
 			cborwire.String(d, &m.Name)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown11)
 		}
 	}
 	return d.Err()
@@ -2845,20 +2899,38 @@ func (m *ApplicationDestination) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("ApplicationSource")
+	n12, ok := d.OpenMap("ApplicationSource")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen13 uint64
+	var unknown14 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n12); i++ {
 		switch string(d.Key()) {
 		case "repoURL":
+			if seen13&0x1 != 0 {
+				d.DuplicateKey("repoURL")
+			}
+			seen13 |= 0x1
 			cborwire.String(d, &m.RepoURL)
 		case "path":
+			if seen13&0x2 != 0 {
+				d.DuplicateKey("path")
+			}
+			seen13 |= 0x2
 			cborwire.String(d, &m.Path)
 		case "targetRevision":
+			if seen13&0x4 != 0 {
+				d.DuplicateKey("targetRevision")
+			}
+			seen13 |= 0x4
 			cborwire.String(d, &m.TargetRevision)
 		case "helm":
-			if k7, ok := cborwire.ReusePtr(d, &m.Helm); !ok {
+			if seen13&0x8 != 0 {
+				d.DuplicateKey("helm")
+			}
+			seen13 |= 0x8
+			if k15, ok := cborwire.ReusePtr(d, &m.Helm); !ok {
 				if d.Null() {
 					m.Helm = nil
 				} else {
@@ -2867,14 +2939,22 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Helm).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k7, m.Helm)
+				cborwire.Keep(d, k15, m.Helm)
 			}
 		case "chart":
+			if seen13&0x10 != 0 {
+				d.DuplicateKey("chart")
+			}
+			seen13 |= 0x10
 			cborwire.String(d, &m.Chart)
 		case "ref":
+			if seen13&0x20 != 0 {
+				d.DuplicateKey("ref")
+			}
+			seen13 |= 0x20
 			cborwire.String(d, &m.Ref)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown14)
 		}
 	}
 	return d.Err()
@@ -2883,70 +2963,108 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("ApplicationSourceHelm")
+	n16, ok := d.OpenMap("ApplicationSourceHelm")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen17 uint64
+	var unknown18 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n16); i++ {
 		switch string(d.Key()) {
 		case "valueFiles":
-			if k9, ok := cborwire.ReuseSlice(d, &m.ValueFiles); !ok {
+			if seen17&0x1 != 0 {
+				d.DuplicateKey("valueFiles")
+			}
+			seen17 |= 0x1
+			if k19, ok := cborwire.ReuseSlice(d, &m.ValueFiles); !ok {
 				if d.Null() {
 					m.ValueFiles = nil
-				} else if n11, ok := d.OpenArray("[]string"); ok {
-					s10 := m.ValueFiles[:0]
-					if cap(s10) < n11 {
-						s10 = make([]string, 0, cborwire.SliceCap[string](d, n11))
+				} else if n21, ok := d.OpenArray("[]string"); ok {
+					s20 := m.ValueFiles[:0]
+					if cap(s20) < n21 {
+						s20 = make([]string, 0, cborwire.SliceCap[string](d, n21))
 					}
-					at12 := d.Offset()
-					for i := 0; d.NextElem(i, n11); i++ {
-						s10 = cborwire.Grow(d, s10, n11, at12)
-						cborwire.String(d, &s10[i])
+					at22 := d.Offset()
+					for i := 0; d.NextElem(i, n21); i++ {
+						s20 = cborwire.Grow(d, s20, n21, at22)
+						cborwire.String(d, &s20[i])
 					}
-					if len(s10) == 0 {
-						s10 = []string{}
+					if len(s20) == 0 {
+						s20 = []string{}
 					}
-					m.ValueFiles = s10
+					m.ValueFiles = s20
 				}
-				cborwire.Keep(d, k9, m.ValueFiles)
+				cborwire.Keep(d, k19, m.ValueFiles)
 			}
 		case "parameters":
-			if k13, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
+			if seen17&0x2 != 0 {
+				d.DuplicateKey("parameters")
+			}
+			seen17 |= 0x2
+			if k23, ok := cborwire.ReuseSlice(d, &m.Parameters); !ok {
 				if d.Null() {
 					m.Parameters = nil
-				} else if n15, ok := d.OpenArray("[]HelmParameter"); ok {
-					s14 := m.Parameters[:0]
-					if cap(s14) < n15 {
-						s14 = make([]HelmParameter, 0, cborwire.SliceCap[HelmParameter](d, n15))
+				} else if n25, ok := d.OpenArray("[]HelmParameter"); ok {
+					s24 := m.Parameters[:0]
+					if cap(s24) < n25 {
+						s24 = make([]HelmParameter, 0, cborwire.SliceCap[HelmParameter](d, n25))
 					}
-					at16 := d.Offset()
-					for i := 0; d.NextElem(i, n15); i++ {
-						s14 = cborwire.Grow(d, s14, n15, at16)
-						s14[i].DecodeCBOR(d)
+					at26 := d.Offset()
+					for i := 0; d.NextElem(i, n25); i++ {
+						s24 = cborwire.Grow(d, s24, n25, at26)
+						s24[i].DecodeCBOR(d)
 					}
-					if len(s14) == 0 {
-						s14 = []HelmParameter{}
+					if len(s24) == 0 {
+						s24 = []HelmParameter{}
 					}
-					m.Parameters = s14
+					m.Parameters = s24
 				}
-				cborwire.Keep(d, k13, m.Parameters)
+				cborwire.Keep(d, k23, m.Parameters)
 			}
 		case "releaseName":
+			if seen17&0x4 != 0 {
+				d.DuplicateKey("releaseName")
+			}
+			seen17 |= 0x4
 			cborwire.String(d, &m.ReleaseName)
 		case "values":
+			if seen17&0x8 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen17 |= 0x8
 			cborwire.String(d, &m.Values)
 		case "version":
+			if seen17&0x10 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen17 |= 0x10
 			cborwire.String(d, &m.Version)
 		case "passCredentials":
+			if seen17&0x20 != 0 {
+				d.DuplicateKey("passCredentials")
+			}
+			seen17 |= 0x20
 			cborwire.Bool(d, &m.PassCredentials)
 		case "ignoreMissingValueFiles":
+			if seen17&0x40 != 0 {
+				d.DuplicateKey("ignoreMissingValueFiles")
+			}
+			seen17 |= 0x40
 			cborwire.Bool(d, &m.IgnoreMissingValueFiles)
 		case "skipCrds":
+			if seen17&0x80 != 0 {
+				d.DuplicateKey("skipCrds")
+			}
+			seen17 |= 0x80
 			cborwire.Bool(d, &m.SkipCrds)
 		case "namespace":
+			if seen17&0x100 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen17 |= 0x100
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown18)
 		}
 	}
 	return d.Err()
@@ -2955,14 +3073,20 @@ func (m *ApplicationSourceHelm) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n17, ok := d.OpenMap("ApplicationSpec")
+	n27, ok := d.OpenMap("ApplicationSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n17); i++ {
+	var seen28 uint64
+	var unknown29 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n27); i++ {
 		switch string(d.Key()) {
 		case "source":
-			if k18, ok := cborwire.ReusePtr(d, &m.Source); !ok {
+			if seen28&0x1 != 0 {
+				d.DuplicateKey("source")
+			}
+			seen28 |= 0x1
+			if k30, ok := cborwire.ReusePtr(d, &m.Source); !ok {
 				if d.Null() {
 					m.Source = nil
 				} else {
@@ -2971,14 +3095,26 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Source).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k18, m.Source)
+				cborwire.Keep(d, k30, m.Source)
 			}
 		case "destination":
+			if seen28&0x2 != 0 {
+				d.DuplicateKey("destination")
+			}
+			seen28 |= 0x2
 			m.Destination.DecodeCBOR(d)
 		case "project":
+			if seen28&0x4 != 0 {
+				d.DuplicateKey("project")
+			}
+			seen28 |= 0x4
 			cborwire.String(d, &m.Project)
 		case "syncPolicy":
-			if k19, ok := cborwire.ReusePtr(d, &m.SyncPolicy); !ok {
+			if seen28&0x8 != 0 {
+				d.DuplicateKey("syncPolicy")
+			}
+			seen28 |= 0x8
+			if k31, ok := cborwire.ReusePtr(d, &m.SyncPolicy); !ok {
 				if d.Null() {
 					m.SyncPolicy = nil
 				} else {
@@ -2987,52 +3123,64 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SyncPolicy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k19, m.SyncPolicy)
+				cborwire.Keep(d, k31, m.SyncPolicy)
 			}
 		case "ignoreDifferences":
-			if k20, ok := cborwire.ReuseSlice(d, &m.IgnoreDifferences); !ok {
+			if seen28&0x10 != 0 {
+				d.DuplicateKey("ignoreDifferences")
+			}
+			seen28 |= 0x10
+			if k32, ok := cborwire.ReuseSlice(d, &m.IgnoreDifferences); !ok {
 				if d.Null() {
 					m.IgnoreDifferences = nil
-				} else if n22, ok := d.OpenArray("[]ResourceIgnoreDifferences"); ok {
-					s21 := m.IgnoreDifferences[:0]
-					if cap(s21) < n22 {
-						s21 = make([]ResourceIgnoreDifferences, 0, cborwire.SliceCap[ResourceIgnoreDifferences](d, n22))
+				} else if n34, ok := d.OpenArray("[]ResourceIgnoreDifferences"); ok {
+					s33 := m.IgnoreDifferences[:0]
+					if cap(s33) < n34 {
+						s33 = make([]ResourceIgnoreDifferences, 0, cborwire.SliceCap[ResourceIgnoreDifferences](d, n34))
 					}
-					at23 := d.Offset()
-					for i := 0; d.NextElem(i, n22); i++ {
-						s21 = cborwire.Grow(d, s21, n22, at23)
-						s21[i].DecodeCBOR(d)
+					at35 := d.Offset()
+					for i := 0; d.NextElem(i, n34); i++ {
+						s33 = cborwire.Grow(d, s33, n34, at35)
+						s33[i].DecodeCBOR(d)
 					}
-					if len(s21) == 0 {
-						s21 = []ResourceIgnoreDifferences{}
+					if len(s33) == 0 {
+						s33 = []ResourceIgnoreDifferences{}
 					}
-					m.IgnoreDifferences = s21
+					m.IgnoreDifferences = s33
 				}
-				cborwire.Keep(d, k20, m.IgnoreDifferences)
+				cborwire.Keep(d, k32, m.IgnoreDifferences)
 			}
 		case "info":
-			if k24, ok := cborwire.ReuseSlice(d, &m.Info); !ok {
+			if seen28&0x20 != 0 {
+				d.DuplicateKey("info")
+			}
+			seen28 |= 0x20
+			if k36, ok := cborwire.ReuseSlice(d, &m.Info); !ok {
 				if d.Null() {
 					m.Info = nil
-				} else if n26, ok := d.OpenArray("[]Info"); ok {
-					s25 := m.Info[:0]
-					if cap(s25) < n26 {
-						s25 = make([]Info, 0, cborwire.SliceCap[Info](d, n26))
+				} else if n38, ok := d.OpenArray("[]Info"); ok {
+					s37 := m.Info[:0]
+					if cap(s37) < n38 {
+						s37 = make([]Info, 0, cborwire.SliceCap[Info](d, n38))
 					}
-					at27 := d.Offset()
-					for i := 0; d.NextElem(i, n26); i++ {
-						s25 = cborwire.Grow(d, s25, n26, at27)
-						s25[i].DecodeCBOR(d)
+					at39 := d.Offset()
+					for i := 0; d.NextElem(i, n38); i++ {
+						s37 = cborwire.Grow(d, s37, n38, at39)
+						s37[i].DecodeCBOR(d)
 					}
-					if len(s25) == 0 {
-						s25 = []Info{}
+					if len(s37) == 0 {
+						s37 = []Info{}
 					}
-					m.Info = s25
+					m.Info = s37
 				}
-				cborwire.Keep(d, k24, m.Info)
+				cborwire.Keep(d, k36, m.Info)
 			}
 		case "revisionHistoryLimit":
-			if k28, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen28&0x40 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen28 |= 0x40
+			if k40, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -3041,10 +3189,10 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k28, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k40, m.RevisionHistoryLimit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown29)
 		}
 	}
 	return d.Err()
@@ -3053,81 +3201,107 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n29, ok := d.OpenMap("ApplicationStatus")
+	n41, ok := d.OpenMap("ApplicationStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n29); i++ {
+	var seen42 uint64
+	var unknown43 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n41); i++ {
 		switch string(d.Key()) {
 		case "resources":
-			if k30, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
+			if seen42&0x1 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen42 |= 0x1
+			if k44, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
 				if d.Null() {
 					m.Resources = nil
-				} else if n32, ok := d.OpenArray("[]ResourceStatus"); ok {
-					s31 := m.Resources[:0]
-					if cap(s31) < n32 {
-						s31 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n32))
+				} else if n46, ok := d.OpenArray("[]ResourceStatus"); ok {
+					s45 := m.Resources[:0]
+					if cap(s45) < n46 {
+						s45 = make([]ResourceStatus, 0, cborwire.SliceCap[ResourceStatus](d, n46))
 					}
-					at33 := d.Offset()
-					for i := 0; d.NextElem(i, n32); i++ {
-						s31 = cborwire.Grow(d, s31, n32, at33)
-						s31[i].DecodeCBOR(d)
+					at47 := d.Offset()
+					for i := 0; d.NextElem(i, n46); i++ {
+						s45 = cborwire.Grow(d, s45, n46, at47)
+						s45[i].DecodeCBOR(d)
 					}
-					if len(s31) == 0 {
-						s31 = []ResourceStatus{}
+					if len(s45) == 0 {
+						s45 = []ResourceStatus{}
 					}
-					m.Resources = s31
+					m.Resources = s45
 				}
-				cborwire.Keep(d, k30, m.Resources)
+				cborwire.Keep(d, k44, m.Resources)
 			}
 		case "sync":
+			if seen42&0x2 != 0 {
+				d.DuplicateKey("sync")
+			}
+			seen42 |= 0x2
 			m.Sync.DecodeCBOR(d)
 		case "health":
+			if seen42&0x4 != 0 {
+				d.DuplicateKey("health")
+			}
+			seen42 |= 0x4
 			m.Health.DecodeCBOR(d)
 		case "history":
-			if k34, ok := cborwire.ReuseSlice(d, &m.History); !ok {
+			if seen42&0x8 != 0 {
+				d.DuplicateKey("history")
+			}
+			seen42 |= 0x8
+			if k48, ok := cborwire.ReuseSlice(d, &m.History); !ok {
 				if d.Null() {
 					m.History = nil
-				} else if n36, ok := d.OpenArray("[]RevisionHistory"); ok {
-					s35 := m.History[:0]
-					if cap(s35) < n36 {
-						s35 = make([]RevisionHistory, 0, cborwire.SliceCap[RevisionHistory](d, n36))
+				} else if n50, ok := d.OpenArray("[]RevisionHistory"); ok {
+					s49 := m.History[:0]
+					if cap(s49) < n50 {
+						s49 = make([]RevisionHistory, 0, cborwire.SliceCap[RevisionHistory](d, n50))
 					}
-					at37 := d.Offset()
-					for i := 0; d.NextElem(i, n36); i++ {
-						s35 = cborwire.Grow(d, s35, n36, at37)
-						s35[i].DecodeCBOR(d)
+					at51 := d.Offset()
+					for i := 0; d.NextElem(i, n50); i++ {
+						s49 = cborwire.Grow(d, s49, n50, at51)
+						s49[i].DecodeCBOR(d)
 					}
-					if len(s35) == 0 {
-						s35 = []RevisionHistory{}
+					if len(s49) == 0 {
+						s49 = []RevisionHistory{}
 					}
-					m.History = s35
+					m.History = s49
 				}
-				cborwire.Keep(d, k34, m.History)
+				cborwire.Keep(d, k48, m.History)
 			}
 		case "conditions":
-			if k38, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen42&0x10 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen42 |= 0x10
+			if k52, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n40, ok := d.OpenArray("[]ApplicationCondition"); ok {
-					s39 := m.Conditions[:0]
-					if cap(s39) < n40 {
-						s39 = make([]ApplicationCondition, 0, cborwire.SliceCap[ApplicationCondition](d, n40))
+				} else if n54, ok := d.OpenArray("[]ApplicationCondition"); ok {
+					s53 := m.Conditions[:0]
+					if cap(s53) < n54 {
+						s53 = make([]ApplicationCondition, 0, cborwire.SliceCap[ApplicationCondition](d, n54))
 					}
-					at41 := d.Offset()
-					for i := 0; d.NextElem(i, n40); i++ {
-						s39 = cborwire.Grow(d, s39, n40, at41)
-						s39[i].DecodeCBOR(d)
+					at55 := d.Offset()
+					for i := 0; d.NextElem(i, n54); i++ {
+						s53 = cborwire.Grow(d, s53, n54, at55)
+						s53[i].DecodeCBOR(d)
 					}
-					if len(s39) == 0 {
-						s39 = []ApplicationCondition{}
+					if len(s53) == 0 {
+						s53 = []ApplicationCondition{}
 					}
-					m.Conditions = s39
+					m.Conditions = s53
 				}
-				cborwire.Keep(d, k38, m.Conditions)
+				cborwire.Keep(d, k52, m.Conditions)
 			}
 		case "reconciledAt":
-			if k42, ok := cborwire.ReusePtr(d, &m.ReconciledAt); !ok {
+			if seen42&0x20 != 0 {
+				d.DuplicateKey("reconciledAt")
+			}
+			seen42 |= 0x20
+			if k56, ok := cborwire.ReusePtr(d, &m.ReconciledAt); !ok {
 				if d.Null() {
 					m.ReconciledAt = nil
 				} else {
@@ -3136,10 +3310,14 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ReconciledAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k42, m.ReconciledAt)
+				cborwire.Keep(d, k56, m.ReconciledAt)
 			}
 		case "operationState":
-			if k43, ok := cborwire.ReusePtr(d, &m.OperationState); !ok {
+			if seen42&0x40 != 0 {
+				d.DuplicateKey("operationState")
+			}
+			seen42 |= 0x40
+			if k57, ok := cborwire.ReusePtr(d, &m.OperationState); !ok {
 				if d.Null() {
 					m.OperationState = nil
 				} else {
@@ -3148,10 +3326,14 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.OperationState).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k43, m.OperationState)
+				cborwire.Keep(d, k57, m.OperationState)
 			}
 		case "observedAt":
-			if k44, ok := cborwire.ReusePtr(d, &m.ObservedAt); !ok {
+			if seen42&0x80 != 0 {
+				d.DuplicateKey("observedAt")
+			}
+			seen42 |= 0x80
+			if k58, ok := cborwire.ReusePtr(d, &m.ObservedAt); !ok {
 				if d.Null() {
 					m.ObservedAt = nil
 				} else {
@@ -3160,18 +3342,34 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ObservedAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k44, m.ObservedAt)
+				cborwire.Keep(d, k58, m.ObservedAt)
 			}
 		case "sourceType":
+			if seen42&0x100 != 0 {
+				d.DuplicateKey("sourceType")
+			}
+			seen42 |= 0x100
 			cborwire.String(d, &m.SourceType)
 		case "summary":
+			if seen42&0x200 != 0 {
+				d.DuplicateKey("summary")
+			}
+			seen42 |= 0x200
 			m.Summary.DecodeCBOR(d)
 		case "resourceHealthSource":
+			if seen42&0x400 != 0 {
+				d.DuplicateKey("resourceHealthSource")
+			}
+			seen42 |= 0x400
 			cborwire.String(d, &m.ResourceHealthSource)
 		case "controllerNamespace":
+			if seen42&0x800 != 0 {
+				d.DuplicateKey("controllerNamespace")
+			}
+			seen42 |= 0x800
 			cborwire.String(d, &m.ControllerNamespace)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown43)
 		}
 	}
 	return d.Err()
@@ -3180,56 +3378,66 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
-	n45, ok := d.OpenMap("ApplicationSummary")
+	n59, ok := d.OpenMap("ApplicationSummary")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n45); i++ {
+	var seen60 uint64
+	var unknown61 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n59); i++ {
 		switch string(d.Key()) {
 		case "externalURLs":
-			if k46, ok := cborwire.ReuseSlice(d, &m.ExternalURLs); !ok {
+			if seen60&0x1 != 0 {
+				d.DuplicateKey("externalURLs")
+			}
+			seen60 |= 0x1
+			if k62, ok := cborwire.ReuseSlice(d, &m.ExternalURLs); !ok {
 				if d.Null() {
 					m.ExternalURLs = nil
-				} else if n48, ok := d.OpenArray("[]string"); ok {
-					s47 := m.ExternalURLs[:0]
-					if cap(s47) < n48 {
-						s47 = make([]string, 0, cborwire.SliceCap[string](d, n48))
+				} else if n64, ok := d.OpenArray("[]string"); ok {
+					s63 := m.ExternalURLs[:0]
+					if cap(s63) < n64 {
+						s63 = make([]string, 0, cborwire.SliceCap[string](d, n64))
 					}
-					at49 := d.Offset()
-					for i := 0; d.NextElem(i, n48); i++ {
-						s47 = cborwire.Grow(d, s47, n48, at49)
-						cborwire.String(d, &s47[i])
+					at65 := d.Offset()
+					for i := 0; d.NextElem(i, n64); i++ {
+						s63 = cborwire.Grow(d, s63, n64, at65)
+						cborwire.String(d, &s63[i])
 					}
-					if len(s47) == 0 {
-						s47 = []string{}
+					if len(s63) == 0 {
+						s63 = []string{}
 					}
-					m.ExternalURLs = s47
+					m.ExternalURLs = s63
 				}
-				cborwire.Keep(d, k46, m.ExternalURLs)
+				cborwire.Keep(d, k62, m.ExternalURLs)
 			}
 		case "images":
-			if k50, ok := cborwire.ReuseSlice(d, &m.Images); !ok {
+			if seen60&0x2 != 0 {
+				d.DuplicateKey("images")
+			}
+			seen60 |= 0x2
+			if k66, ok := cborwire.ReuseSlice(d, &m.Images); !ok {
 				if d.Null() {
 					m.Images = nil
-				} else if n52, ok := d.OpenArray("[]string"); ok {
-					s51 := m.Images[:0]
-					if cap(s51) < n52 {
-						s51 = make([]string, 0, cborwire.SliceCap[string](d, n52))
+				} else if n68, ok := d.OpenArray("[]string"); ok {
+					s67 := m.Images[:0]
+					if cap(s67) < n68 {
+						s67 = make([]string, 0, cborwire.SliceCap[string](d, n68))
 					}
-					at53 := d.Offset()
-					for i := 0; d.NextElem(i, n52); i++ {
-						s51 = cborwire.Grow(d, s51, n52, at53)
-						cborwire.String(d, &s51[i])
+					at69 := d.Offset()
+					for i := 0; d.NextElem(i, n68); i++ {
+						s67 = cborwire.Grow(d, s67, n68, at69)
+						cborwire.String(d, &s67[i])
 					}
-					if len(s51) == 0 {
-						s51 = []string{}
+					if len(s67) == 0 {
+						s67 = []string{}
 					}
-					m.Images = s51
+					m.Images = s67
 				}
-				cborwire.Keep(d, k50, m.Images)
+				cborwire.Keep(d, k66, m.Images)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown61)
 		}
 	}
 	return d.Err()
@@ -3238,16 +3446,26 @@ func (m *ApplicationSummary) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
-	n54, ok := d.OpenMap("Backoff")
+	n70, ok := d.OpenMap("Backoff")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n54); i++ {
+	var seen71 uint64
+	var unknown72 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n70); i++ {
 		switch string(d.Key()) {
 		case "duration":
+			if seen71&0x1 != 0 {
+				d.DuplicateKey("duration")
+			}
+			seen71 |= 0x1
 			cborwire.String(d, &m.Duration)
 		case "factor":
-			if k55, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
+			if seen71&0x2 != 0 {
+				d.DuplicateKey("factor")
+			}
+			seen71 |= 0x2
+			if k73, ok := cborwire.ReusePtr(d, &m.Factor); !ok {
 				if d.Null() {
 					m.Factor = nil
 				} else {
@@ -3256,12 +3474,16 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Factor)
 				}
-				cborwire.Keep(d, k55, m.Factor)
+				cborwire.Keep(d, k73, m.Factor)
 			}
 		case "maxDuration":
+			if seen71&0x4 != 0 {
+				d.DuplicateKey("maxDuration")
+			}
+			seen71 |= 0x4
 			cborwire.String(d, &m.MaxDuration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown72)
 		}
 	}
 	return d.Err()
@@ -3270,18 +3492,28 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ComparedTo) DecodeCBOR(d *cborwire.Decoder) error {
-	n56, ok := d.OpenMap("ComparedTo")
+	n74, ok := d.OpenMap("ComparedTo")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n56); i++ {
+	var seen75 uint64
+	var unknown76 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n74); i++ {
 		switch string(d.Key()) {
 		case "source":
+			if seen75&0x1 != 0 {
+				d.DuplicateKey("source")
+			}
+			seen75 |= 0x1
 			m.Source.DecodeCBOR(d)
 		case "destination":
+			if seen75&0x2 != 0 {
+				d.DuplicateKey("destination")
+			}
+			seen75 |= 0x2
 			m.Destination.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown76)
 		}
 	}
 	return d.Err()
@@ -3290,18 +3522,32 @@ func (m *ComparedTo) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n57, ok := d.OpenMap("HealthStatus")
+	n77, ok := d.OpenMap("HealthStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n57); i++ {
+	var seen78 uint64
+	var unknown79 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n77); i++ {
 		switch string(d.Key()) {
 		case "status":
+			if seen78&0x1 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen78 |= 0x1
 			cborwire.String(d, &m.Status)
 		case "message":
+			if seen78&0x2 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen78 |= 0x2
 			cborwire.String(d, &m.Message)
 		case "lastTransitionTime":
-			if k58, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+			if seen78&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen78 |= 0x4
+			if k80, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
 				if d.Null() {
 					m.LastTransitionTime = nil
 				} else {
@@ -3310,10 +3556,10 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k58, m.LastTransitionTime)
+				cborwire.Keep(d, k80, m.LastTransitionTime)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown79)
 		}
 	}
 	return d.Err()
@@ -3322,20 +3568,34 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HelmParameter) DecodeCBOR(d *cborwire.Decoder) error {
-	n59, ok := d.OpenMap("HelmParameter")
+	n81, ok := d.OpenMap("HelmParameter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n59); i++ {
+	var seen82 uint64
+	var unknown83 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n81); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen82&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen82 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen82&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen82 |= 0x2
 			cborwire.String(d, &m.Value)
 		case "forceString":
+			if seen82&0x4 != 0 {
+				d.DuplicateKey("forceString")
+			}
+			seen82 |= 0x4
 			cborwire.Bool(d, &m.ForceString)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown83)
 		}
 	}
 	return d.Err()
@@ -3344,18 +3604,28 @@ func (m *HelmParameter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Info) DecodeCBOR(d *cborwire.Decoder) error {
-	n60, ok := d.OpenMap("Info")
+	n84, ok := d.OpenMap("Info")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n60); i++ {
+	var seen85 uint64
+	var unknown86 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n84); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen85&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen85 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen85&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen85 |= 0x2
 			cborwire.String(d, &m.Value)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown86)
 		}
 	}
 	return d.Err()
@@ -3364,14 +3634,20 @@ func (m *Info) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("Operation")
+	n87, ok := d.OpenMap("Operation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n61); i++ {
+	var seen88 uint64
+	var unknown89 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n87); i++ {
 		switch string(d.Key()) {
 		case "sync":
-			if k62, ok := cborwire.ReusePtr(d, &m.Sync); !ok {
+			if seen88&0x1 != 0 {
+				d.DuplicateKey("sync")
+			}
+			seen88 |= 0x1
+			if k90, ok := cborwire.ReusePtr(d, &m.Sync); !ok {
 				if d.Null() {
 					m.Sync = nil
 				} else {
@@ -3380,14 +3656,22 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Sync).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k62, m.Sync)
+				cborwire.Keep(d, k90, m.Sync)
 			}
 		case "initiatedBy":
+			if seen88&0x2 != 0 {
+				d.DuplicateKey("initiatedBy")
+			}
+			seen88 |= 0x2
 			m.InitiatedBy.DecodeCBOR(d)
 		case "retry":
+			if seen88&0x4 != 0 {
+				d.DuplicateKey("retry")
+			}
+			seen88 |= 0x4
 			m.Retry.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown89)
 		}
 	}
 	return d.Err()
@@ -3396,18 +3680,28 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *OperationInitiator) DecodeCBOR(d *cborwire.Decoder) error {
-	n63, ok := d.OpenMap("OperationInitiator")
+	n91, ok := d.OpenMap("OperationInitiator")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n63); i++ {
+	var seen92 uint64
+	var unknown93 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n91); i++ {
 		switch string(d.Key()) {
 		case "username":
+			if seen92&0x1 != 0 {
+				d.DuplicateKey("username")
+			}
+			seen92 |= 0x1
 			cborwire.String(d, &m.Username)
 		case "automated":
+			if seen92&0x2 != 0 {
+				d.DuplicateKey("automated")
+			}
+			seen92 |= 0x2
 			cborwire.Bool(d, &m.Automated)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown93)
 		}
 	}
 	return d.Err()
@@ -3416,20 +3710,38 @@ func (m *OperationInitiator) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
-	n64, ok := d.OpenMap("OperationState")
+	n94, ok := d.OpenMap("OperationState")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n64); i++ {
+	var seen95 uint64
+	var unknown96 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n94); i++ {
 		switch string(d.Key()) {
 		case "operation":
+			if seen95&0x1 != 0 {
+				d.DuplicateKey("operation")
+			}
+			seen95 |= 0x1
 			m.Operation.DecodeCBOR(d)
 		case "phase":
+			if seen95&0x2 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen95 |= 0x2
 			cborwire.String(d, &m.Phase)
 		case "message":
+			if seen95&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen95 |= 0x4
 			cborwire.String(d, &m.Message)
 		case "syncResult":
-			if k65, ok := cborwire.ReusePtr(d, &m.SyncResult); !ok {
+			if seen95&0x8 != 0 {
+				d.DuplicateKey("syncResult")
+			}
+			seen95 |= 0x8
+			if k97, ok := cborwire.ReusePtr(d, &m.SyncResult); !ok {
 				if d.Null() {
 					m.SyncResult = nil
 				} else {
@@ -3438,12 +3750,20 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SyncResult).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k65, m.SyncResult)
+				cborwire.Keep(d, k97, m.SyncResult)
 			}
 		case "startedAt":
+			if seen95&0x10 != 0 {
+				d.DuplicateKey("startedAt")
+			}
+			seen95 |= 0x10
 			m.StartedAt.DecodeCBOR(d)
 		case "finishedAt":
-			if k66, ok := cborwire.ReusePtr(d, &m.FinishedAt); !ok {
+			if seen95&0x20 != 0 {
+				d.DuplicateKey("finishedAt")
+			}
+			seen95 |= 0x20
+			if k98, ok := cborwire.ReusePtr(d, &m.FinishedAt); !ok {
 				if d.Null() {
 					m.FinishedAt = nil
 				} else {
@@ -3452,12 +3772,16 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FinishedAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k66, m.FinishedAt)
+				cborwire.Keep(d, k98, m.FinishedAt)
 			}
 		case "retryCount":
+			if seen95&0x40 != 0 {
+				d.DuplicateKey("retryCount")
+			}
+			seen95 |= 0x40
 			cborwire.Int(d, &m.RetryCount)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown96)
 		}
 	}
 	return d.Err()
@@ -3466,64 +3790,90 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
-	n67, ok := d.OpenMap("ResourceIgnoreDifferences")
+	n99, ok := d.OpenMap("ResourceIgnoreDifferences")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n67); i++ {
+	var seen100 uint64
+	var unknown101 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n99); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen100&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen100 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "kind":
+			if seen100&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen100 |= 0x2
 			cborwire.String(d, &m.Kind)
 		case "name":
+			if seen100&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen100 |= 0x4
 			cborwire.String(d, &m.Name)
 		case "namespace":
+			if seen100&0x8 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen100 |= 0x8
 			cborwire.String(d, &m.Namespace)
 		case "jsonPointers":
-			if k68, ok := cborwire.ReuseSlice(d, &m.JSONPointers); !ok {
+			if seen100&0x10 != 0 {
+				d.DuplicateKey("jsonPointers")
+			}
+			seen100 |= 0x10
+			if k102, ok := cborwire.ReuseSlice(d, &m.JSONPointers); !ok {
 				if d.Null() {
 					m.JSONPointers = nil
-				} else if n70, ok := d.OpenArray("[]string"); ok {
-					s69 := m.JSONPointers[:0]
-					if cap(s69) < n70 {
-						s69 = make([]string, 0, cborwire.SliceCap[string](d, n70))
+				} else if n104, ok := d.OpenArray("[]string"); ok {
+					s103 := m.JSONPointers[:0]
+					if cap(s103) < n104 {
+						s103 = make([]string, 0, cborwire.SliceCap[string](d, n104))
 					}
-					at71 := d.Offset()
-					for i := 0; d.NextElem(i, n70); i++ {
-						s69 = cborwire.Grow(d, s69, n70, at71)
-						cborwire.String(d, &s69[i])
+					at105 := d.Offset()
+					for i := 0; d.NextElem(i, n104); i++ {
+						s103 = cborwire.Grow(d, s103, n104, at105)
+						cborwire.String(d, &s103[i])
 					}
-					if len(s69) == 0 {
-						s69 = []string{}
+					if len(s103) == 0 {
+						s103 = []string{}
 					}
-					m.JSONPointers = s69
+					m.JSONPointers = s103
 				}
-				cborwire.Keep(d, k68, m.JSONPointers)
+				cborwire.Keep(d, k102, m.JSONPointers)
 			}
 		case "jqPathExpressions":
-			if k72, ok := cborwire.ReuseSlice(d, &m.JQPathExpressions); !ok {
+			if seen100&0x20 != 0 {
+				d.DuplicateKey("jqPathExpressions")
+			}
+			seen100 |= 0x20
+			if k106, ok := cborwire.ReuseSlice(d, &m.JQPathExpressions); !ok {
 				if d.Null() {
 					m.JQPathExpressions = nil
-				} else if n74, ok := d.OpenArray("[]string"); ok {
-					s73 := m.JQPathExpressions[:0]
-					if cap(s73) < n74 {
-						s73 = make([]string, 0, cborwire.SliceCap[string](d, n74))
+				} else if n108, ok := d.OpenArray("[]string"); ok {
+					s107 := m.JQPathExpressions[:0]
+					if cap(s107) < n108 {
+						s107 = make([]string, 0, cborwire.SliceCap[string](d, n108))
 					}
-					at75 := d.Offset()
-					for i := 0; d.NextElem(i, n74); i++ {
-						s73 = cborwire.Grow(d, s73, n74, at75)
-						cborwire.String(d, &s73[i])
+					at109 := d.Offset()
+					for i := 0; d.NextElem(i, n108); i++ {
+						s107 = cborwire.Grow(d, s107, n108, at109)
+						cborwire.String(d, &s107[i])
 					}
-					if len(s73) == 0 {
-						s73 = []string{}
+					if len(s107) == 0 {
+						s107 = []string{}
 					}
-					m.JQPathExpressions = s73
+					m.JQPathExpressions = s107
 				}
-				cborwire.Keep(d, k72, m.JQPathExpressions)
+				cborwire.Keep(d, k106, m.JQPathExpressions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown101)
 		}
 	}
 	return d.Err()
@@ -3532,32 +3882,70 @@ func (m *ResourceIgnoreDifferences) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceResult) DecodeCBOR(d *cborwire.Decoder) error {
-	n76, ok := d.OpenMap("ResourceResult")
+	n110, ok := d.OpenMap("ResourceResult")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n76); i++ {
+	var seen111 uint64
+	var unknown112 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n110); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen111&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen111 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "version":
+			if seen111&0x2 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen111 |= 0x2
 			cborwire.String(d, &m.Version)
 		case "kind":
+			if seen111&0x4 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen111 |= 0x4
 			cborwire.String(d, &m.Kind)
 		case "namespace":
+			if seen111&0x8 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen111 |= 0x8
 			cborwire.String(d, &m.Namespace)
 		case "name":
+			if seen111&0x10 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen111 |= 0x10
 			cborwire.String(d, &m.Name)
 		case "status":
+			if seen111&0x20 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen111 |= 0x20
 			cborwire.String(d, &m.Status)
 		case "message":
+			if seen111&0x40 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen111 |= 0x40
 			cborwire.String(d, &m.Message)
 		case "hookPhase":
+			if seen111&0x80 != 0 {
+				d.DuplicateKey("hookPhase")
+			}
+			seen111 |= 0x80
 			cborwire.String(d, &m.HookPhase)
 		case "syncPhase":
+			if seen111&0x100 != 0 {
+				d.DuplicateKey("syncPhase")
+			}
+			seen111 |= 0x100
 			cborwire.String(d, &m.SyncPhase)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown112)
 		}
 	}
 	return d.Err()
@@ -3566,26 +3954,56 @@ func (m *ResourceResult) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n77, ok := d.OpenMap("ResourceStatus")
+	n113, ok := d.OpenMap("ResourceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n77); i++ {
+	var seen114 uint64
+	var unknown115 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n113); i++ {
 		switch string(d.Key()) {
 		case "group":
+			if seen114&0x1 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen114 |= 0x1
 			cborwire.String(d, &m.Group)
 		case "version":
+			if seen114&0x2 != 0 {
+				d.DuplicateKey("version")
+			}
+			seen114 |= 0x2
 			cborwire.String(d, &m.Version)
 		case "kind":
+			if seen114&0x4 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen114 |= 0x4
 			cborwire.String(d, &m.Kind)
 		case "namespace":
+			if seen114&0x8 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen114 |= 0x8
 			cborwire.String(d, &m.Namespace)
 		case "name":
+			if seen114&0x10 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen114 |= 0x10
 			cborwire.String(d, &m.Name)
 		case "status":
+			if seen114&0x20 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen114 |= 0x20
 			cborwire.String(d, &m.Status)
 		case "health":
-			if k78, ok := cborwire.ReusePtr(d, &m.Health); !ok {
+			if seen114&0x40 != 0 {
+				d.DuplicateKey("health")
+			}
+			seen114 |= 0x40
+			if k116, ok := cborwire.ReusePtr(d, &m.Health); !ok {
 				if d.Null() {
 					m.Health = nil
 				} else {
@@ -3594,16 +4012,28 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Health).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k78, m.Health)
+				cborwire.Keep(d, k116, m.Health)
 			}
 		case "hook":
+			if seen114&0x80 != 0 {
+				d.DuplicateKey("hook")
+			}
+			seen114 |= 0x80
 			cborwire.Bool(d, &m.Hook)
 		case "requiresPruning":
+			if seen114&0x100 != 0 {
+				d.DuplicateKey("requiresPruning")
+			}
+			seen114 |= 0x100
 			cborwire.Bool(d, &m.RequiresPruning)
 		case "syncWave":
+			if seen114&0x200 != 0 {
+				d.DuplicateKey("syncWave")
+			}
+			seen114 |= 0x200
 			cborwire.Int(d, &m.SyncWave)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown115)
 		}
 	}
 	return d.Err()
@@ -3612,16 +4042,26 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n79, ok := d.OpenMap("RetryStrategy")
+	n117, ok := d.OpenMap("RetryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n79); i++ {
+	var seen118 uint64
+	var unknown119 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n117); i++ {
 		switch string(d.Key()) {
 		case "limit":
+			if seen118&0x1 != 0 {
+				d.DuplicateKey("limit")
+			}
+			seen118 |= 0x1
 			cborwire.Int(d, &m.Limit)
 		case "backoff":
-			if k80, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
+			if seen118&0x2 != 0 {
+				d.DuplicateKey("backoff")
+			}
+			seen118 |= 0x2
+			if k120, ok := cborwire.ReusePtr(d, &m.Backoff); !ok {
 				if d.Null() {
 					m.Backoff = nil
 				} else {
@@ -3630,10 +4070,10 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k80, m.Backoff)
+				cborwire.Keep(d, k120, m.Backoff)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown119)
 		}
 	}
 	return d.Err()
@@ -3642,22 +4082,44 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
-	n81, ok := d.OpenMap("RevisionHistory")
+	n121, ok := d.OpenMap("RevisionHistory")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n81); i++ {
+	var seen122 uint64
+	var unknown123 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n121); i++ {
 		switch string(d.Key()) {
 		case "revision":
+			if seen122&0x1 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen122 |= 0x1
 			cborwire.String(d, &m.Revision)
 		case "deployedAt":
+			if seen122&0x2 != 0 {
+				d.DuplicateKey("deployedAt")
+			}
+			seen122 |= 0x2
 			m.DeployedAt.DecodeCBOR(d)
 		case "id":
+			if seen122&0x4 != 0 {
+				d.DuplicateKey("id")
+			}
+			seen122 |= 0x4
 			cborwire.Int(d, &m.ID)
 		case "source":
+			if seen122&0x8 != 0 {
+				d.DuplicateKey("source")
+			}
+			seen122 |= 0x8
 			m.Source.DecodeCBOR(d)
 		case "deployStartedAt":
-			if k82, ok := cborwire.ReusePtr(d, &m.DeployStartedAt); !ok {
+			if seen122&0x10 != 0 {
+				d.DuplicateKey("deployStartedAt")
+			}
+			seen122 |= 0x10
+			if k124, ok := cborwire.ReusePtr(d, &m.DeployStartedAt); !ok {
 				if d.Null() {
 					m.DeployStartedAt = nil
 				} else {
@@ -3666,12 +4128,16 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DeployStartedAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.DeployStartedAt)
+				cborwire.Keep(d, k124, m.DeployStartedAt)
 			}
 		case "initiatedBy":
+			if seen122&0x20 != 0 {
+				d.DuplicateKey("initiatedBy")
+			}
+			seen122 |= 0x20
 			m.InitiatedBy.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown123)
 		}
 	}
 	return d.Err()
@@ -3680,41 +4146,59 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SyncOperation) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("SyncOperation")
+	n125, ok := d.OpenMap("SyncOperation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n83); i++ {
+	var seen126 uint64
+	var unknown127 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n125); i++ {
 		switch string(d.Key()) {
 		case "revision":
+			if seen126&0x1 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen126 |= 0x1
 			cborwire.String(d, &m.Revision)
 		case "prune":
+			if seen126&0x2 != 0 {
+				d.DuplicateKey("prune")
+			}
+			seen126 |= 0x2
 			cborwire.Bool(d, &m.Prune)
 		case "dryRun":
+			if seen126&0x4 != 0 {
+				d.DuplicateKey("dryRun")
+			}
+			seen126 |= 0x4
 			cborwire.Bool(d, &m.DryRun)
 		case "syncOptions":
-			if k84, ok := cborwire.ReuseSlice(d, &m.SyncOptions); !ok {
+			if seen126&0x8 != 0 {
+				d.DuplicateKey("syncOptions")
+			}
+			seen126 |= 0x8
+			if k128, ok := cborwire.ReuseSlice(d, &m.SyncOptions); !ok {
 				if d.Null() {
 					m.SyncOptions = nil
-				} else if n86, ok := d.OpenArray("[]string"); ok {
-					s85 := m.SyncOptions[:0]
-					if cap(s85) < n86 {
-						s85 = make([]string, 0, cborwire.SliceCap[string](d, n86))
+				} else if n130, ok := d.OpenArray("[]string"); ok {
+					s129 := m.SyncOptions[:0]
+					if cap(s129) < n130 {
+						s129 = make([]string, 0, cborwire.SliceCap[string](d, n130))
 					}
-					at87 := d.Offset()
-					for i := 0; d.NextElem(i, n86); i++ {
-						s85 = cborwire.Grow(d, s85, n86, at87)
-						cborwire.String(d, &s85[i])
+					at131 := d.Offset()
+					for i := 0; d.NextElem(i, n130); i++ {
+						s129 = cborwire.Grow(d, s129, n130, at131)
+						cborwire.String(d, &s129[i])
 					}
-					if len(s85) == 0 {
-						s85 = []string{}
+					if len(s129) == 0 {
+						s129 = []string{}
 					}
-					m.SyncOptions = s85
+					m.SyncOptions = s129
 				}
-				cborwire.Keep(d, k84, m.SyncOptions)
+				cborwire.Keep(d, k128, m.SyncOptions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown127)
 		}
 	}
 	return d.Err()
@@ -3723,39 +4207,53 @@ func (m *SyncOperation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SyncOperationResult) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("SyncOperationResult")
+	n132, ok := d.OpenMap("SyncOperationResult")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen133 uint64
+	var unknown134 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n132); i++ {
 		switch string(d.Key()) {
 		case "resources":
-			if k89, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
+			if seen133&0x1 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen133 |= 0x1
+			if k135, ok := cborwire.ReuseSlice(d, &m.Resources); !ok {
 				if d.Null() {
 					m.Resources = nil
-				} else if n91, ok := d.OpenArray("[]ResourceResult"); ok {
-					s90 := m.Resources[:0]
-					if cap(s90) < n91 {
-						s90 = make([]ResourceResult, 0, cborwire.SliceCap[ResourceResult](d, n91))
+				} else if n137, ok := d.OpenArray("[]ResourceResult"); ok {
+					s136 := m.Resources[:0]
+					if cap(s136) < n137 {
+						s136 = make([]ResourceResult, 0, cborwire.SliceCap[ResourceResult](d, n137))
 					}
-					at92 := d.Offset()
-					for i := 0; d.NextElem(i, n91); i++ {
-						s90 = cborwire.Grow(d, s90, n91, at92)
-						s90[i].DecodeCBOR(d)
+					at138 := d.Offset()
+					for i := 0; d.NextElem(i, n137); i++ {
+						s136 = cborwire.Grow(d, s136, n137, at138)
+						s136[i].DecodeCBOR(d)
 					}
-					if len(s90) == 0 {
-						s90 = []ResourceResult{}
+					if len(s136) == 0 {
+						s136 = []ResourceResult{}
 					}
-					m.Resources = s90
+					m.Resources = s136
 				}
-				cborwire.Keep(d, k89, m.Resources)
+				cborwire.Keep(d, k135, m.Resources)
 			}
 		case "revision":
+			if seen133&0x2 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen133 |= 0x2
 			cborwire.String(d, &m.Revision)
 		case "source":
+			if seen133&0x4 != 0 {
+				d.DuplicateKey("source")
+			}
+			seen133 |= 0x4
 			m.Source.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown134)
 		}
 	}
 	return d.Err()
@@ -3764,14 +4262,20 @@ func (m *SyncOperationResult) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n93, ok := d.OpenMap("SyncPolicy")
+	n139, ok := d.OpenMap("SyncPolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n93); i++ {
+	var seen140 uint64
+	var unknown141 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n139); i++ {
 		switch string(d.Key()) {
 		case "automated":
-			if k94, ok := cborwire.ReusePtr(d, &m.Automated); !ok {
+			if seen140&0x1 != 0 {
+				d.DuplicateKey("automated")
+			}
+			seen140 |= 0x1
+			if k142, ok := cborwire.ReusePtr(d, &m.Automated); !ok {
 				if d.Null() {
 					m.Automated = nil
 				} else {
@@ -3780,31 +4284,39 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Automated).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k94, m.Automated)
+				cborwire.Keep(d, k142, m.Automated)
 			}
 		case "syncOptions":
-			if k95, ok := cborwire.ReuseSlice(d, &m.SyncOptions); !ok {
+			if seen140&0x2 != 0 {
+				d.DuplicateKey("syncOptions")
+			}
+			seen140 |= 0x2
+			if k143, ok := cborwire.ReuseSlice(d, &m.SyncOptions); !ok {
 				if d.Null() {
 					m.SyncOptions = nil
-				} else if n97, ok := d.OpenArray("[]string"); ok {
-					s96 := m.SyncOptions[:0]
-					if cap(s96) < n97 {
-						s96 = make([]string, 0, cborwire.SliceCap[string](d, n97))
+				} else if n145, ok := d.OpenArray("[]string"); ok {
+					s144 := m.SyncOptions[:0]
+					if cap(s144) < n145 {
+						s144 = make([]string, 0, cborwire.SliceCap[string](d, n145))
 					}
-					at98 := d.Offset()
-					for i := 0; d.NextElem(i, n97); i++ {
-						s96 = cborwire.Grow(d, s96, n97, at98)
-						cborwire.String(d, &s96[i])
+					at146 := d.Offset()
+					for i := 0; d.NextElem(i, n145); i++ {
+						s144 = cborwire.Grow(d, s144, n145, at146)
+						cborwire.String(d, &s144[i])
 					}
-					if len(s96) == 0 {
-						s96 = []string{}
+					if len(s144) == 0 {
+						s144 = []string{}
 					}
-					m.SyncOptions = s96
+					m.SyncOptions = s144
 				}
-				cborwire.Keep(d, k95, m.SyncOptions)
+				cborwire.Keep(d, k143, m.SyncOptions)
 			}
 		case "retry":
-			if k99, ok := cborwire.ReusePtr(d, &m.Retry); !ok {
+			if seen140&0x4 != 0 {
+				d.DuplicateKey("retry")
+			}
+			seen140 |= 0x4
+			if k147, ok := cborwire.ReusePtr(d, &m.Retry); !ok {
 				if d.Null() {
 					m.Retry = nil
 				} else {
@@ -3813,10 +4325,10 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Retry).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k99, m.Retry)
+				cborwire.Keep(d, k147, m.Retry)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown141)
 		}
 	}
 	return d.Err()
@@ -3825,20 +4337,34 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SyncPolicyAutomated) DecodeCBOR(d *cborwire.Decoder) error {
-	n100, ok := d.OpenMap("SyncPolicyAutomated")
+	n148, ok := d.OpenMap("SyncPolicyAutomated")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n100); i++ {
+	var seen149 uint64
+	var unknown150 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n148); i++ {
 		switch string(d.Key()) {
 		case "prune":
+			if seen149&0x1 != 0 {
+				d.DuplicateKey("prune")
+			}
+			seen149 |= 0x1
 			cborwire.Bool(d, &m.Prune)
 		case "selfHeal":
+			if seen149&0x2 != 0 {
+				d.DuplicateKey("selfHeal")
+			}
+			seen149 |= 0x2
 			cborwire.Bool(d, &m.SelfHeal)
 		case "allowEmpty":
+			if seen149&0x4 != 0 {
+				d.DuplicateKey("allowEmpty")
+			}
+			seen149 |= 0x4
 			cborwire.Bool(d, &m.AllowEmpty)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown150)
 		}
 	}
 	return d.Err()
@@ -3847,20 +4373,34 @@ func (m *SyncPolicyAutomated) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SyncStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("SyncStatus")
+	n151, ok := d.OpenMap("SyncStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n101); i++ {
+	var seen152 uint64
+	var unknown153 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n151); i++ {
 		switch string(d.Key()) {
 		case "status":
+			if seen152&0x1 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen152 |= 0x1
 			cborwire.String(d, &m.Status)
 		case "comparedTo":
+			if seen152&0x2 != 0 {
+				d.DuplicateKey("comparedTo")
+			}
+			seen152 |= 0x2
 			m.ComparedTo.DecodeCBOR(d)
 		case "revision":
+			if seen152&0x4 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen152 |= 0x4
 			cborwire.String(d, &m.Revision)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown153)
 		}
 	}
 	return d.Err()
@@ -3869,41 +4409,59 @@ func (m *SyncStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ApplicationList) DecodeCBOR(d *cborwire.Decoder) error {
-	n102, ok := d.OpenMap("ApplicationList")
+	n154, ok := d.OpenMap("ApplicationList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n102); i++ {
+	var seen155 uint64
+	var unknown156 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n154); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen155&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen155 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen155&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen155 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen155&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen155 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k103, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen155&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen155 |= 0x8
+			if k157, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n105, ok := d.OpenArray("[]Application"); ok {
-					s104 := m.Items[:0]
-					if cap(s104) < n105 {
-						s104 = make([]Application, 0, cborwire.SliceCap[Application](d, n105))
+				} else if n159, ok := d.OpenArray("[]Application"); ok {
+					s158 := m.Items[:0]
+					if cap(s158) < n159 {
+						s158 = make([]Application, 0, cborwire.SliceCap[Application](d, n159))
 					}
-					at106 := d.Offset()
-					for i := 0; d.NextElem(i, n105); i++ {
-						s104 = cborwire.Grow(d, s104, n105, at106)
-						s104[i].DecodeCBOR(d)
+					at160 := d.Offset()
+					for i := 0; d.NextElem(i, n159); i++ {
+						s158 = cborwire.Grow(d, s158, n159, at160)
+						s158[i].DecodeCBOR(d)
 					}
-					if len(s104) == 0 {
-						s104 = []Application{}
+					if len(s158) == 0 {
+						s158 = []Application{}
 					}
-					m.Items = s104
+					m.Items = s158
 				}
-				cborwire.Keep(d, k103, m.Items)
+				cborwire.Keep(d, k157, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown156)
 		}
 	}
 	return d.Err()

@@ -1443,20 +1443,42 @@ func (m *Certificate) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -1465,16 +1487,22 @@ func (m *Certificate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateAdditionalOutputFormat) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("CertificateAdditionalOutputFormat")
+	n4, ok := d.OpenMap("CertificateAdditionalOutputFormat")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Type)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -1483,18 +1511,32 @@ func (m *CertificateAdditionalOutputFormat) DecodeCBOR(d *cborwire.Decoder) erro
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("CertificateCondition")
+	n7, ok := d.OpenMap("CertificateCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen8 uint64
+	var unknown9 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen8&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen8 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen8&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen8 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastTransitionTime":
-			if k4, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+			if seen8&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen8 |= 0x4
+			if k10, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
 				if d.Null() {
 					m.LastTransitionTime = nil
 				} else {
@@ -1503,16 +1545,28 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k4, m.LastTransitionTime)
+				cborwire.Keep(d, k10, m.LastTransitionTime)
 			}
 		case "reason":
+			if seen8&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen8 |= 0x8
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen8&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen8 |= 0x10
 			cborwire.String(d, &m.Message)
 		case "observedGeneration":
+			if seen8&0x20 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen8 |= 0x20
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown9)
 		}
 	}
 	return d.Err()
@@ -1521,22 +1575,40 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificatePrivateKey) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("CertificatePrivateKey")
+	n11, ok := d.OpenMap("CertificatePrivateKey")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "rotationPolicy":
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("rotationPolicy")
+			}
+			seen12 |= 0x1
 			cborwire.String(d, &m.RotationPolicy)
 		case "encoding":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("encoding")
+			}
+			seen12 |= 0x2
 			cborwire.String(d, &m.Encoding)
 		case "algorithm":
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("algorithm")
+			}
+			seen12 |= 0x4
 			cborwire.String(d, &m.Algorithm)
 		case "size":
+			if seen12&0x8 != 0 {
+				d.DuplicateKey("size")
+			}
+			seen12 |= 0x8
 			cborwire.Int(d, &m.Size)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -1545,18 +1617,28 @@ func (m *CertificatePrivateKey) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateSecretTemplate) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("CertificateSecretTemplate")
+	n14, ok := d.OpenMap("CertificateSecretTemplate")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen15 uint64
+	var unknown16 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n14); i++ {
 		switch string(d.Key()) {
 		case "annotations":
+			if seen15&0x1 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen15 |= 0x1
 			cborwire.StringMap(d, &m.Annotations)
 		case "labels":
+			if seen15&0x2 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen15 |= 0x2
 			cborwire.StringMap(d, &m.Labels)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown16)
 		}
 	}
 	return d.Err()
@@ -1565,14 +1647,20 @@ func (m *CertificateSecretTemplate) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("CertificateSpec")
+	n17, ok := d.OpenMap("CertificateSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen18 uint64
+	var unknown19 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "subject":
-			if k8, ok := cborwire.ReusePtr(d, &m.Subject); !ok {
+			if seen18&0x1 != 0 {
+				d.DuplicateKey("subject")
+			}
+			seen18 |= 0x1
+			if k20, ok := cborwire.ReusePtr(d, &m.Subject); !ok {
 				if d.Null() {
 					m.Subject = nil
 				} else {
@@ -1581,12 +1669,20 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Subject).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k8, m.Subject)
+				cborwire.Keep(d, k20, m.Subject)
 			}
 		case "commonName":
+			if seen18&0x2 != 0 {
+				d.DuplicateKey("commonName")
+			}
+			seen18 |= 0x2
 			cborwire.String(d, &m.CommonName)
 		case "duration":
-			if k9, ok := cborwire.ReusePtr(d, &m.Duration); !ok {
+			if seen18&0x4 != 0 {
+				d.DuplicateKey("duration")
+			}
+			seen18 |= 0x4
+			if k21, ok := cborwire.ReusePtr(d, &m.Duration); !ok {
 				if d.Null() {
 					m.Duration = nil
 				} else {
@@ -1595,10 +1691,14 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k9, m.Duration)
+				cborwire.Keep(d, k21, m.Duration)
 			}
 		case "renewBefore":
-			if k10, ok := cborwire.ReusePtr(d, &m.RenewBefore); !ok {
+			if seen18&0x8 != 0 {
+				d.DuplicateKey("renewBefore")
+			}
+			seen18 |= 0x8
+			if k22, ok := cborwire.ReusePtr(d, &m.RenewBefore); !ok {
 				if d.Null() {
 					m.RenewBefore = nil
 				} else {
@@ -1607,77 +1707,18 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RenewBefore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k10, m.RenewBefore)
+				cborwire.Keep(d, k22, m.RenewBefore)
 			}
 		case "dnsNames":
-			if k11, ok := cborwire.ReuseSlice(d, &m.DNSNames); !ok {
+			if seen18&0x10 != 0 {
+				d.DuplicateKey("dnsNames")
+			}
+			seen18 |= 0x10
+			if k23, ok := cborwire.ReuseSlice(d, &m.DNSNames); !ok {
 				if d.Null() {
 					m.DNSNames = nil
-				} else if n13, ok := d.OpenArray("[]string"); ok {
-					s12 := m.DNSNames[:0]
-					if cap(s12) < n13 {
-						s12 = make([]string, 0, cborwire.SliceCap[string](d, n13))
-					}
-					at14 := d.Offset()
-					for i := 0; d.NextElem(i, n13); i++ {
-						s12 = cborwire.Grow(d, s12, n13, at14)
-						cborwire.String(d, &s12[i])
-					}
-					if len(s12) == 0 {
-						s12 = []string{}
-					}
-					m.DNSNames = s12
-				}
-				cborwire.Keep(d, k11, m.DNSNames)
-			}
-		case "ipAddresses":
-			if k15, ok := cborwire.ReuseSlice(d, &m.IPAddresses); !ok {
-				if d.Null() {
-					m.IPAddresses = nil
-				} else if n17, ok := d.OpenArray("[]string"); ok {
-					s16 := m.IPAddresses[:0]
-					if cap(s16) < n17 {
-						s16 = make([]string, 0, cborwire.SliceCap[string](d, n17))
-					}
-					at18 := d.Offset()
-					for i := 0; d.NextElem(i, n17); i++ {
-						s16 = cborwire.Grow(d, s16, n17, at18)
-						cborwire.String(d, &s16[i])
-					}
-					if len(s16) == 0 {
-						s16 = []string{}
-					}
-					m.IPAddresses = s16
-				}
-				cborwire.Keep(d, k15, m.IPAddresses)
-			}
-		case "uris":
-			if k19, ok := cborwire.ReuseSlice(d, &m.URIs); !ok {
-				if d.Null() {
-					m.URIs = nil
-				} else if n21, ok := d.OpenArray("[]string"); ok {
-					s20 := m.URIs[:0]
-					if cap(s20) < n21 {
-						s20 = make([]string, 0, cborwire.SliceCap[string](d, n21))
-					}
-					at22 := d.Offset()
-					for i := 0; d.NextElem(i, n21); i++ {
-						s20 = cborwire.Grow(d, s20, n21, at22)
-						cborwire.String(d, &s20[i])
-					}
-					if len(s20) == 0 {
-						s20 = []string{}
-					}
-					m.URIs = s20
-				}
-				cborwire.Keep(d, k19, m.URIs)
-			}
-		case "emailAddresses":
-			if k23, ok := cborwire.ReuseSlice(d, &m.EmailAddresses); !ok {
-				if d.Null() {
-					m.EmailAddresses = nil
 				} else if n25, ok := d.OpenArray("[]string"); ok {
-					s24 := m.EmailAddresses[:0]
+					s24 := m.DNSNames[:0]
 					if cap(s24) < n25 {
 						s24 = make([]string, 0, cborwire.SliceCap[string](d, n25))
 					}
@@ -1689,14 +1730,97 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					if len(s24) == 0 {
 						s24 = []string{}
 					}
-					m.EmailAddresses = s24
+					m.DNSNames = s24
 				}
-				cborwire.Keep(d, k23, m.EmailAddresses)
+				cborwire.Keep(d, k23, m.DNSNames)
+			}
+		case "ipAddresses":
+			if seen18&0x20 != 0 {
+				d.DuplicateKey("ipAddresses")
+			}
+			seen18 |= 0x20
+			if k27, ok := cborwire.ReuseSlice(d, &m.IPAddresses); !ok {
+				if d.Null() {
+					m.IPAddresses = nil
+				} else if n29, ok := d.OpenArray("[]string"); ok {
+					s28 := m.IPAddresses[:0]
+					if cap(s28) < n29 {
+						s28 = make([]string, 0, cborwire.SliceCap[string](d, n29))
+					}
+					at30 := d.Offset()
+					for i := 0; d.NextElem(i, n29); i++ {
+						s28 = cborwire.Grow(d, s28, n29, at30)
+						cborwire.String(d, &s28[i])
+					}
+					if len(s28) == 0 {
+						s28 = []string{}
+					}
+					m.IPAddresses = s28
+				}
+				cborwire.Keep(d, k27, m.IPAddresses)
+			}
+		case "uris":
+			if seen18&0x40 != 0 {
+				d.DuplicateKey("uris")
+			}
+			seen18 |= 0x40
+			if k31, ok := cborwire.ReuseSlice(d, &m.URIs); !ok {
+				if d.Null() {
+					m.URIs = nil
+				} else if n33, ok := d.OpenArray("[]string"); ok {
+					s32 := m.URIs[:0]
+					if cap(s32) < n33 {
+						s32 = make([]string, 0, cborwire.SliceCap[string](d, n33))
+					}
+					at34 := d.Offset()
+					for i := 0; d.NextElem(i, n33); i++ {
+						s32 = cborwire.Grow(d, s32, n33, at34)
+						cborwire.String(d, &s32[i])
+					}
+					if len(s32) == 0 {
+						s32 = []string{}
+					}
+					m.URIs = s32
+				}
+				cborwire.Keep(d, k31, m.URIs)
+			}
+		case "emailAddresses":
+			if seen18&0x80 != 0 {
+				d.DuplicateKey("emailAddresses")
+			}
+			seen18 |= 0x80
+			if k35, ok := cborwire.ReuseSlice(d, &m.EmailAddresses); !ok {
+				if d.Null() {
+					m.EmailAddresses = nil
+				} else if n37, ok := d.OpenArray("[]string"); ok {
+					s36 := m.EmailAddresses[:0]
+					if cap(s36) < n37 {
+						s36 = make([]string, 0, cborwire.SliceCap[string](d, n37))
+					}
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						cborwire.String(d, &s36[i])
+					}
+					if len(s36) == 0 {
+						s36 = []string{}
+					}
+					m.EmailAddresses = s36
+				}
+				cborwire.Keep(d, k35, m.EmailAddresses)
 			}
 		case "secretName":
+			if seen18&0x100 != 0 {
+				d.DuplicateKey("secretName")
+			}
+			seen18 |= 0x100
 			cborwire.String(d, &m.SecretName)
 		case "secretTemplate":
-			if k27, ok := cborwire.ReusePtr(d, &m.SecretTemplate); !ok {
+			if seen18&0x200 != 0 {
+				d.DuplicateKey("secretTemplate")
+			}
+			seen18 |= 0x200
+			if k39, ok := cborwire.ReusePtr(d, &m.SecretTemplate); !ok {
 				if d.Null() {
 					m.SecretTemplate = nil
 				} else {
@@ -1705,35 +1829,51 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SecretTemplate).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.SecretTemplate)
+				cborwire.Keep(d, k39, m.SecretTemplate)
 			}
 		case "issuerRef":
+			if seen18&0x400 != 0 {
+				d.DuplicateKey("issuerRef")
+			}
+			seen18 |= 0x400
 			m.IssuerRef.DecodeCBOR(d)
 		case "isCA":
+			if seen18&0x800 != 0 {
+				d.DuplicateKey("isCA")
+			}
+			seen18 |= 0x800
 			cborwire.Bool(d, &m.IsCA)
 		case "usages":
-			if k28, ok := cborwire.ReuseSlice(d, &m.Usages); !ok {
+			if seen18&0x1000 != 0 {
+				d.DuplicateKey("usages")
+			}
+			seen18 |= 0x1000
+			if k40, ok := cborwire.ReuseSlice(d, &m.Usages); !ok {
 				if d.Null() {
 					m.Usages = nil
-				} else if n30, ok := d.OpenArray("[]KeyUsage"); ok {
-					s29 := m.Usages[:0]
-					if cap(s29) < n30 {
-						s29 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](d, n30))
+				} else if n42, ok := d.OpenArray("[]KeyUsage"); ok {
+					s41 := m.Usages[:0]
+					if cap(s41) < n42 {
+						s41 = make([]KeyUsage, 0, cborwire.SliceCap[KeyUsage](d, n42))
 					}
-					at31 := d.Offset()
-					for i := 0; d.NextElem(i, n30); i++ {
-						s29 = cborwire.Grow(d, s29, n30, at31)
-						cborwire.String(d, &s29[i])
+					at43 := d.Offset()
+					for i := 0; d.NextElem(i, n42); i++ {
+						s41 = cborwire.Grow(d, s41, n42, at43)
+						cborwire.String(d, &s41[i])
 					}
-					if len(s29) == 0 {
-						s29 = []KeyUsage{}
+					if len(s41) == 0 {
+						s41 = []KeyUsage{}
 					}
-					m.Usages = s29
+					m.Usages = s41
 				}
-				cborwire.Keep(d, k28, m.Usages)
+				cborwire.Keep(d, k40, m.Usages)
 			}
 		case "privateKey":
-			if k32, ok := cborwire.ReusePtr(d, &m.PrivateKey); !ok {
+			if seen18&0x2000 != 0 {
+				d.DuplicateKey("privateKey")
+			}
+			seen18 |= 0x2000
+			if k44, ok := cborwire.ReusePtr(d, &m.PrivateKey); !ok {
 				if d.Null() {
 					m.PrivateKey = nil
 				} else {
@@ -1742,10 +1882,14 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PrivateKey).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k32, m.PrivateKey)
+				cborwire.Keep(d, k44, m.PrivateKey)
 			}
 		case "encodeUsagesInRequest":
-			if k33, ok := cborwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
+			if seen18&0x4000 != 0 {
+				d.DuplicateKey("encodeUsagesInRequest")
+			}
+			seen18 |= 0x4000
+			if k45, ok := cborwire.ReusePtr(d, &m.EncodeUsagesInRequest); !ok {
 				if d.Null() {
 					m.EncodeUsagesInRequest = nil
 				} else {
@@ -1754,10 +1898,14 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.EncodeUsagesInRequest)
 				}
-				cborwire.Keep(d, k33, m.EncodeUsagesInRequest)
+				cborwire.Keep(d, k45, m.EncodeUsagesInRequest)
 			}
 		case "revisionHistoryLimit":
-			if k34, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen18&0x8000 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen18 |= 0x8000
+			if k46, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -1766,31 +1914,35 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k34, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k46, m.RevisionHistoryLimit)
 			}
 		case "additionalOutputFormats":
-			if k35, ok := cborwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
+			if seen18&0x10000 != 0 {
+				d.DuplicateKey("additionalOutputFormats")
+			}
+			seen18 |= 0x10000
+			if k47, ok := cborwire.ReuseSlice(d, &m.AdditionalOutputFormats); !ok {
 				if d.Null() {
 					m.AdditionalOutputFormats = nil
-				} else if n37, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
-					s36 := m.AdditionalOutputFormats[:0]
-					if cap(s36) < n37 {
-						s36 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](d, n37))
+				} else if n49, ok := d.OpenArray("[]CertificateAdditionalOutputFormat"); ok {
+					s48 := m.AdditionalOutputFormats[:0]
+					if cap(s48) < n49 {
+						s48 = make([]CertificateAdditionalOutputFormat, 0, cborwire.SliceCap[CertificateAdditionalOutputFormat](d, n49))
 					}
-					at38 := d.Offset()
-					for i := 0; d.NextElem(i, n37); i++ {
-						s36 = cborwire.Grow(d, s36, n37, at38)
-						s36[i].DecodeCBOR(d)
+					at50 := d.Offset()
+					for i := 0; d.NextElem(i, n49); i++ {
+						s48 = cborwire.Grow(d, s48, n49, at50)
+						s48[i].DecodeCBOR(d)
 					}
-					if len(s36) == 0 {
-						s36 = []CertificateAdditionalOutputFormat{}
+					if len(s48) == 0 {
+						s48 = []CertificateAdditionalOutputFormat{}
 					}
-					m.AdditionalOutputFormats = s36
+					m.AdditionalOutputFormats = s48
 				}
-				cborwire.Keep(d, k35, m.AdditionalOutputFormats)
+				cborwire.Keep(d, k47, m.AdditionalOutputFormats)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown19)
 		}
 	}
 	return d.Err()
@@ -1799,35 +1951,45 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n39, ok := d.OpenMap("CertificateStatus")
+	n51, ok := d.OpenMap("CertificateStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n39); i++ {
+	var seen52 uint64
+	var unknown53 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n51); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k40, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen52&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen52 |= 0x1
+			if k54, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n42, ok := d.OpenArray("[]CertificateCondition"); ok {
-					s41 := m.Conditions[:0]
-					if cap(s41) < n42 {
-						s41 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](d, n42))
+				} else if n56, ok := d.OpenArray("[]CertificateCondition"); ok {
+					s55 := m.Conditions[:0]
+					if cap(s55) < n56 {
+						s55 = make([]CertificateCondition, 0, cborwire.SliceCap[CertificateCondition](d, n56))
 					}
-					at43 := d.Offset()
-					for i := 0; d.NextElem(i, n42); i++ {
-						s41 = cborwire.Grow(d, s41, n42, at43)
-						s41[i].DecodeCBOR(d)
+					at57 := d.Offset()
+					for i := 0; d.NextElem(i, n56); i++ {
+						s55 = cborwire.Grow(d, s55, n56, at57)
+						s55[i].DecodeCBOR(d)
 					}
-					if len(s41) == 0 {
-						s41 = []CertificateCondition{}
+					if len(s55) == 0 {
+						s55 = []CertificateCondition{}
 					}
-					m.Conditions = s41
+					m.Conditions = s55
 				}
-				cborwire.Keep(d, k40, m.Conditions)
+				cborwire.Keep(d, k54, m.Conditions)
 			}
 		case "lastFailureTime":
-			if k44, ok := cborwire.ReusePtr(d, &m.LastFailureTime); !ok {
+			if seen52&0x2 != 0 {
+				d.DuplicateKey("lastFailureTime")
+			}
+			seen52 |= 0x2
+			if k58, ok := cborwire.ReusePtr(d, &m.LastFailureTime); !ok {
 				if d.Null() {
 					m.LastFailureTime = nil
 				} else {
@@ -1836,10 +1998,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastFailureTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k44, m.LastFailureTime)
+				cborwire.Keep(d, k58, m.LastFailureTime)
 			}
 		case "notBefore":
-			if k45, ok := cborwire.ReusePtr(d, &m.NotBefore); !ok {
+			if seen52&0x4 != 0 {
+				d.DuplicateKey("notBefore")
+			}
+			seen52 |= 0x4
+			if k59, ok := cborwire.ReusePtr(d, &m.NotBefore); !ok {
 				if d.Null() {
 					m.NotBefore = nil
 				} else {
@@ -1848,10 +2014,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NotBefore).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k45, m.NotBefore)
+				cborwire.Keep(d, k59, m.NotBefore)
 			}
 		case "notAfter":
-			if k46, ok := cborwire.ReusePtr(d, &m.NotAfter); !ok {
+			if seen52&0x8 != 0 {
+				d.DuplicateKey("notAfter")
+			}
+			seen52 |= 0x8
+			if k60, ok := cborwire.ReusePtr(d, &m.NotAfter); !ok {
 				if d.Null() {
 					m.NotAfter = nil
 				} else {
@@ -1860,10 +2030,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NotAfter).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k46, m.NotAfter)
+				cborwire.Keep(d, k60, m.NotAfter)
 			}
 		case "renewalTime":
-			if k47, ok := cborwire.ReusePtr(d, &m.RenewalTime); !ok {
+			if seen52&0x10 != 0 {
+				d.DuplicateKey("renewalTime")
+			}
+			seen52 |= 0x10
+			if k61, ok := cborwire.ReusePtr(d, &m.RenewalTime); !ok {
 				if d.Null() {
 					m.RenewalTime = nil
 				} else {
@@ -1872,10 +2046,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RenewalTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k47, m.RenewalTime)
+				cborwire.Keep(d, k61, m.RenewalTime)
 			}
 		case "revision":
-			if k48, ok := cborwire.ReusePtr(d, &m.Revision); !ok {
+			if seen52&0x20 != 0 {
+				d.DuplicateKey("revision")
+			}
+			seen52 |= 0x20
+			if k62, ok := cborwire.ReusePtr(d, &m.Revision); !ok {
 				if d.Null() {
 					m.Revision = nil
 				} else {
@@ -1884,10 +2062,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Revision)
 				}
-				cborwire.Keep(d, k48, m.Revision)
+				cborwire.Keep(d, k62, m.Revision)
 			}
 		case "nextPrivateKeySecretName":
-			if k49, ok := cborwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
+			if seen52&0x40 != 0 {
+				d.DuplicateKey("nextPrivateKeySecretName")
+			}
+			seen52 |= 0x40
+			if k63, ok := cborwire.ReusePtr(d, &m.NextPrivateKeySecretName); !ok {
 				if d.Null() {
 					m.NextPrivateKeySecretName = nil
 				} else {
@@ -1896,10 +2078,14 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NextPrivateKeySecretName)
 				}
-				cborwire.Keep(d, k49, m.NextPrivateKeySecretName)
+				cborwire.Keep(d, k63, m.NextPrivateKeySecretName)
 			}
 		case "failedIssuanceAttempts":
-			if k50, ok := cborwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
+			if seen52&0x80 != 0 {
+				d.DuplicateKey("failedIssuanceAttempts")
+			}
+			seen52 |= 0x80
+			if k64, ok := cborwire.ReusePtr(d, &m.FailedIssuanceAttempts); !ok {
 				if d.Null() {
 					m.FailedIssuanceAttempts = nil
 				} else {
@@ -1908,10 +2094,10 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.FailedIssuanceAttempts)
 				}
-				cborwire.Keep(d, k50, m.FailedIssuanceAttempts)
+				cborwire.Keep(d, k64, m.FailedIssuanceAttempts)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown53)
 		}
 	}
 	return d.Err()
@@ -1920,20 +2106,34 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n51, ok := d.OpenMap("ObjectReference")
+	n65, ok := d.OpenMap("ObjectReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n51); i++ {
+	var seen66 uint64
+	var unknown67 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n65); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen66&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen66 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "kind":
+			if seen66&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen66 |= 0x2
 			cborwire.String(d, &m.Kind)
 		case "group":
+			if seen66&0x4 != 0 {
+				d.DuplicateKey("group")
+			}
+			seen66 |= 0x4
 			cborwire.String(d, &m.Group)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown67)
 		}
 	}
 	return d.Err()
@@ -1942,121 +2142,147 @@ func (m *ObjectReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
-	n52, ok := d.OpenMap("X509Subject")
+	n68, ok := d.OpenMap("X509Subject")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n52); i++ {
+	var seen69 uint64
+	var unknown70 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n68); i++ {
 		switch string(d.Key()) {
 		case "organizations":
-			if k53, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
+			if seen69&0x1 != 0 {
+				d.DuplicateKey("organizations")
+			}
+			seen69 |= 0x1
+			if k71, ok := cborwire.ReuseSlice(d, &m.Organizations); !ok {
 				if d.Null() {
 					m.Organizations = nil
-				} else if n55, ok := d.OpenArray("[]string"); ok {
-					s54 := m.Organizations[:0]
-					if cap(s54) < n55 {
-						s54 = make([]string, 0, cborwire.SliceCap[string](d, n55))
+				} else if n73, ok := d.OpenArray("[]string"); ok {
+					s72 := m.Organizations[:0]
+					if cap(s72) < n73 {
+						s72 = make([]string, 0, cborwire.SliceCap[string](d, n73))
 					}
-					at56 := d.Offset()
-					for i := 0; d.NextElem(i, n55); i++ {
-						s54 = cborwire.Grow(d, s54, n55, at56)
-						cborwire.String(d, &s54[i])
+					at74 := d.Offset()
+					for i := 0; d.NextElem(i, n73); i++ {
+						s72 = cborwire.Grow(d, s72, n73, at74)
+						cborwire.String(d, &s72[i])
 					}
-					if len(s54) == 0 {
-						s54 = []string{}
+					if len(s72) == 0 {
+						s72 = []string{}
 					}
-					m.Organizations = s54
+					m.Organizations = s72
 				}
-				cborwire.Keep(d, k53, m.Organizations)
+				cborwire.Keep(d, k71, m.Organizations)
 			}
 		case "countries":
-			if k57, ok := cborwire.ReuseSlice(d, &m.Countries); !ok {
+			if seen69&0x2 != 0 {
+				d.DuplicateKey("countries")
+			}
+			seen69 |= 0x2
+			if k75, ok := cborwire.ReuseSlice(d, &m.Countries); !ok {
 				if d.Null() {
 					m.Countries = nil
-				} else if n59, ok := d.OpenArray("[]string"); ok {
-					s58 := m.Countries[:0]
-					if cap(s58) < n59 {
-						s58 = make([]string, 0, cborwire.SliceCap[string](d, n59))
+				} else if n77, ok := d.OpenArray("[]string"); ok {
+					s76 := m.Countries[:0]
+					if cap(s76) < n77 {
+						s76 = make([]string, 0, cborwire.SliceCap[string](d, n77))
 					}
-					at60 := d.Offset()
-					for i := 0; d.NextElem(i, n59); i++ {
-						s58 = cborwire.Grow(d, s58, n59, at60)
-						cborwire.String(d, &s58[i])
+					at78 := d.Offset()
+					for i := 0; d.NextElem(i, n77); i++ {
+						s76 = cborwire.Grow(d, s76, n77, at78)
+						cborwire.String(d, &s76[i])
 					}
-					if len(s58) == 0 {
-						s58 = []string{}
+					if len(s76) == 0 {
+						s76 = []string{}
 					}
-					m.Countries = s58
+					m.Countries = s76
 				}
-				cborwire.Keep(d, k57, m.Countries)
+				cborwire.Keep(d, k75, m.Countries)
 			}
 		case "organizationalUnits":
-			if k61, ok := cborwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
+			if seen69&0x4 != 0 {
+				d.DuplicateKey("organizationalUnits")
+			}
+			seen69 |= 0x4
+			if k79, ok := cborwire.ReuseSlice(d, &m.OrganizationalUnits); !ok {
 				if d.Null() {
 					m.OrganizationalUnits = nil
-				} else if n63, ok := d.OpenArray("[]string"); ok {
-					s62 := m.OrganizationalUnits[:0]
-					if cap(s62) < n63 {
-						s62 = make([]string, 0, cborwire.SliceCap[string](d, n63))
+				} else if n81, ok := d.OpenArray("[]string"); ok {
+					s80 := m.OrganizationalUnits[:0]
+					if cap(s80) < n81 {
+						s80 = make([]string, 0, cborwire.SliceCap[string](d, n81))
 					}
-					at64 := d.Offset()
-					for i := 0; d.NextElem(i, n63); i++ {
-						s62 = cborwire.Grow(d, s62, n63, at64)
-						cborwire.String(d, &s62[i])
+					at82 := d.Offset()
+					for i := 0; d.NextElem(i, n81); i++ {
+						s80 = cborwire.Grow(d, s80, n81, at82)
+						cborwire.String(d, &s80[i])
 					}
-					if len(s62) == 0 {
-						s62 = []string{}
+					if len(s80) == 0 {
+						s80 = []string{}
 					}
-					m.OrganizationalUnits = s62
+					m.OrganizationalUnits = s80
 				}
-				cborwire.Keep(d, k61, m.OrganizationalUnits)
+				cborwire.Keep(d, k79, m.OrganizationalUnits)
 			}
 		case "localities":
-			if k65, ok := cborwire.ReuseSlice(d, &m.Localities); !ok {
+			if seen69&0x8 != 0 {
+				d.DuplicateKey("localities")
+			}
+			seen69 |= 0x8
+			if k83, ok := cborwire.ReuseSlice(d, &m.Localities); !ok {
 				if d.Null() {
 					m.Localities = nil
-				} else if n67, ok := d.OpenArray("[]string"); ok {
-					s66 := m.Localities[:0]
-					if cap(s66) < n67 {
-						s66 = make([]string, 0, cborwire.SliceCap[string](d, n67))
+				} else if n85, ok := d.OpenArray("[]string"); ok {
+					s84 := m.Localities[:0]
+					if cap(s84) < n85 {
+						s84 = make([]string, 0, cborwire.SliceCap[string](d, n85))
 					}
-					at68 := d.Offset()
-					for i := 0; d.NextElem(i, n67); i++ {
-						s66 = cborwire.Grow(d, s66, n67, at68)
-						cborwire.String(d, &s66[i])
+					at86 := d.Offset()
+					for i := 0; d.NextElem(i, n85); i++ {
+						s84 = cborwire.Grow(d, s84, n85, at86)
+						cborwire.String(d, &s84[i])
 					}
-					if len(s66) == 0 {
-						s66 = []string{}
+					if len(s84) == 0 {
+						s84 = []string{}
 					}
-					m.Localities = s66
+					m.Localities = s84
 				}
-				cborwire.Keep(d, k65, m.Localities)
+				cborwire.Keep(d, k83, m.Localities)
 			}
 		case "provinces":
-			if k69, ok := cborwire.ReuseSlice(d, &m.Provinces); !ok {
+			if seen69&0x10 != 0 {
+				d.DuplicateKey("provinces")
+			}
+			seen69 |= 0x10
+			if k87, ok := cborwire.ReuseSlice(d, &m.Provinces); !ok {
 				if d.Null() {
 					m.Provinces = nil
-				} else if n71, ok := d.OpenArray("[]string"); ok {
-					s70 := m.Provinces[:0]
-					if cap(s70) < n71 {
-						s70 = make([]string, 0, cborwire.SliceCap[string](d, n71))
+				} else if n89, ok := d.OpenArray("[]string"); ok {
+					s88 := m.Provinces[:0]
+					if cap(s88) < n89 {
+						s88 = make([]string, 0, cborwire.SliceCap[string](d, n89))
 					}
-					at72 := d.Offset()
-					for i := 0; d.NextElem(i, n71); i++ {
-						s70 = cborwire.Grow(d, s70, n71, at72)
-						cborwire.String(d, &s70[i])
+					at90 := d.Offset()
+					for i := 0; d.NextElem(i, n89); i++ {
+						s88 = cborwire.Grow(d, s88, n89, at90)
+						cborwire.String(d, &s88[i])
 					}
-					if len(s70) == 0 {
-						s70 = []string{}
+					if len(s88) == 0 {
+						s88 = []string{}
 					}
-					m.Provinces = s70
+					m.Provinces = s88
 				}
-				cborwire.Keep(d, k69, m.Provinces)
+				cborwire.Keep(d, k87, m.Provinces)
 			}
 		case "serialNumber":
+			if seen69&0x20 != 0 {
+				d.DuplicateKey("serialNumber")
+			}
+			seen69 |= 0x20
 			cborwire.String(d, &m.SerialNumber)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown70)
 		}
 	}
 	return d.Err()
@@ -2065,41 +2291,59 @@ func (m *X509Subject) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CertificateList) DecodeCBOR(d *cborwire.Decoder) error {
-	n73, ok := d.OpenMap("CertificateList")
+	n91, ok := d.OpenMap("CertificateList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n73); i++ {
+	var seen92 uint64
+	var unknown93 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n91); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen92&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen92 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen92&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen92 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen92&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen92 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k74, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen92&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen92 |= 0x8
+			if k94, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n76, ok := d.OpenArray("[]Certificate"); ok {
-					s75 := m.Items[:0]
-					if cap(s75) < n76 {
-						s75 = make([]Certificate, 0, cborwire.SliceCap[Certificate](d, n76))
+				} else if n96, ok := d.OpenArray("[]Certificate"); ok {
+					s95 := m.Items[:0]
+					if cap(s95) < n96 {
+						s95 = make([]Certificate, 0, cborwire.SliceCap[Certificate](d, n96))
 					}
-					at77 := d.Offset()
-					for i := 0; d.NextElem(i, n76); i++ {
-						s75 = cborwire.Grow(d, s75, n76, at77)
-						s75[i].DecodeCBOR(d)
+					at97 := d.Offset()
+					for i := 0; d.NextElem(i, n96); i++ {
+						s95 = cborwire.Grow(d, s95, n96, at97)
+						s95[i].DecodeCBOR(d)
 					}
-					if len(s75) == 0 {
-						s75 = []Certificate{}
+					if len(s95) == 0 {
+						s95 = []Certificate{}
 					}
-					m.Items = s75
+					m.Items = s95
 				}
-				cborwire.Keep(d, k74, m.Items)
+				cborwire.Keep(d, k94, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown93)
 		}
 	}
 	return d.Err()

@@ -2715,12 +2715,22 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "httpStatus":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("httpStatus")
+			}
+			seen2 |= 0x1
 			cborwire.Int(d, &m.HTTPStatus)
 		case "percentage":
-			if k2, ok := cborwire.ReusePtr(d, &m.Percentage); !ok {
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("percentage")
+			}
+			seen2 |= 0x2
+			if k4, ok := cborwire.ReusePtr(d, &m.Percentage); !ok {
 				if d.Null() {
 					m.Percentage = nil
 				} else {
@@ -2729,10 +2739,10 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k2, m.Percentage)
+				cborwire.Keep(d, k4, m.Percentage)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -2741,14 +2751,20 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("AnalysisMessage")
+	n5, ok := d.OpenMap("AnalysisMessage")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen6 uint64
+	var unknown7 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "type":
-			if k4, ok := cborwire.ReusePtr(d, &m.Type); !ok {
+			if seen6&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen6 |= 0x1
+			if k8, ok := cborwire.ReusePtr(d, &m.Type); !ok {
 				if d.Null() {
 					m.Type = nil
 				} else {
@@ -2757,14 +2773,22 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Type).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k4, m.Type)
+				cborwire.Keep(d, k8, m.Type)
 			}
 		case "level":
+			if seen6&0x2 != 0 {
+				d.DuplicateKey("level")
+			}
+			seen6 |= 0x2
 			cborwire.Int(d, &m.Level)
 		case "message":
+			if seen6&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen6 |= 0x4
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown7)
 		}
 	}
 	return d.Err()
@@ -2773,18 +2797,28 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *AnalysisMessageType) DecodeCBOR(d *cborwire.Decoder) error {
-	n5, ok := d.OpenMap("AnalysisMessageType")
+	n9, ok := d.OpenMap("AnalysisMessageType")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n5); i++ {
+	var seen10 uint64
+	var unknown11 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n9); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen10&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen10 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "code":
+			if seen10&0x2 != 0 {
+				d.DuplicateKey("code")
+			}
+			seen10 |= 0x2
 			cborwire.String(d, &m.Code)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown11)
 		}
 	}
 	return d.Err()
@@ -2793,81 +2827,49 @@ func (m *AnalysisMessageType) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("CorsPolicy")
+	n12, ok := d.OpenMap("CorsPolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen13 uint64
+	var unknown14 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n12); i++ {
 		switch string(d.Key()) {
 		case "allowOrigins":
-			if k7, ok := cborwire.ReuseSlice(d, &m.AllowOrigins); !ok {
+			if seen13&0x1 != 0 {
+				d.DuplicateKey("allowOrigins")
+			}
+			seen13 |= 0x1
+			if k15, ok := cborwire.ReuseSlice(d, &m.AllowOrigins); !ok {
 				if d.Null() {
 					m.AllowOrigins = nil
-				} else if n9, ok := d.OpenArray("[]StringMatch"); ok {
-					s8 := m.AllowOrigins[:0]
-					if cap(s8) < n9 {
-						s8 = make([]StringMatch, 0, cborwire.SliceCap[StringMatch](d, n9))
-					}
-					at10 := d.Offset()
-					for i := 0; d.NextElem(i, n9); i++ {
-						s8 = cborwire.Grow(d, s8, n9, at10)
-						s8[i].DecodeCBOR(d)
-					}
-					if len(s8) == 0 {
-						s8 = []StringMatch{}
-					}
-					m.AllowOrigins = s8
-				}
-				cborwire.Keep(d, k7, m.AllowOrigins)
-			}
-		case "allowMethods":
-			if k11, ok := cborwire.ReuseSlice(d, &m.AllowMethods); !ok {
-				if d.Null() {
-					m.AllowMethods = nil
-				} else if n13, ok := d.OpenArray("[]string"); ok {
-					s12 := m.AllowMethods[:0]
-					if cap(s12) < n13 {
-						s12 = make([]string, 0, cborwire.SliceCap[string](d, n13))
-					}
-					at14 := d.Offset()
-					for i := 0; d.NextElem(i, n13); i++ {
-						s12 = cborwire.Grow(d, s12, n13, at14)
-						cborwire.String(d, &s12[i])
-					}
-					if len(s12) == 0 {
-						s12 = []string{}
-					}
-					m.AllowMethods = s12
-				}
-				cborwire.Keep(d, k11, m.AllowMethods)
-			}
-		case "allowHeaders":
-			if k15, ok := cborwire.ReuseSlice(d, &m.AllowHeaders); !ok {
-				if d.Null() {
-					m.AllowHeaders = nil
-				} else if n17, ok := d.OpenArray("[]string"); ok {
-					s16 := m.AllowHeaders[:0]
+				} else if n17, ok := d.OpenArray("[]StringMatch"); ok {
+					s16 := m.AllowOrigins[:0]
 					if cap(s16) < n17 {
-						s16 = make([]string, 0, cborwire.SliceCap[string](d, n17))
+						s16 = make([]StringMatch, 0, cborwire.SliceCap[StringMatch](d, n17))
 					}
 					at18 := d.Offset()
 					for i := 0; d.NextElem(i, n17); i++ {
 						s16 = cborwire.Grow(d, s16, n17, at18)
-						cborwire.String(d, &s16[i])
+						s16[i].DecodeCBOR(d)
 					}
 					if len(s16) == 0 {
-						s16 = []string{}
+						s16 = []StringMatch{}
 					}
-					m.AllowHeaders = s16
+					m.AllowOrigins = s16
 				}
-				cborwire.Keep(d, k15, m.AllowHeaders)
+				cborwire.Keep(d, k15, m.AllowOrigins)
 			}
-		case "exposeHeaders":
-			if k19, ok := cborwire.ReuseSlice(d, &m.ExposeHeaders); !ok {
+		case "allowMethods":
+			if seen13&0x2 != 0 {
+				d.DuplicateKey("allowMethods")
+			}
+			seen13 |= 0x2
+			if k19, ok := cborwire.ReuseSlice(d, &m.AllowMethods); !ok {
 				if d.Null() {
-					m.ExposeHeaders = nil
+					m.AllowMethods = nil
 				} else if n21, ok := d.OpenArray("[]string"); ok {
-					s20 := m.ExposeHeaders[:0]
+					s20 := m.AllowMethods[:0]
 					if cap(s20) < n21 {
 						s20 = make([]string, 0, cborwire.SliceCap[string](d, n21))
 					}
@@ -2879,14 +2881,72 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					if len(s20) == 0 {
 						s20 = []string{}
 					}
-					m.ExposeHeaders = s20
+					m.AllowMethods = s20
 				}
-				cborwire.Keep(d, k19, m.ExposeHeaders)
+				cborwire.Keep(d, k19, m.AllowMethods)
+			}
+		case "allowHeaders":
+			if seen13&0x4 != 0 {
+				d.DuplicateKey("allowHeaders")
+			}
+			seen13 |= 0x4
+			if k23, ok := cborwire.ReuseSlice(d, &m.AllowHeaders); !ok {
+				if d.Null() {
+					m.AllowHeaders = nil
+				} else if n25, ok := d.OpenArray("[]string"); ok {
+					s24 := m.AllowHeaders[:0]
+					if cap(s24) < n25 {
+						s24 = make([]string, 0, cborwire.SliceCap[string](d, n25))
+					}
+					at26 := d.Offset()
+					for i := 0; d.NextElem(i, n25); i++ {
+						s24 = cborwire.Grow(d, s24, n25, at26)
+						cborwire.String(d, &s24[i])
+					}
+					if len(s24) == 0 {
+						s24 = []string{}
+					}
+					m.AllowHeaders = s24
+				}
+				cborwire.Keep(d, k23, m.AllowHeaders)
+			}
+		case "exposeHeaders":
+			if seen13&0x8 != 0 {
+				d.DuplicateKey("exposeHeaders")
+			}
+			seen13 |= 0x8
+			if k27, ok := cborwire.ReuseSlice(d, &m.ExposeHeaders); !ok {
+				if d.Null() {
+					m.ExposeHeaders = nil
+				} else if n29, ok := d.OpenArray("[]string"); ok {
+					s28 := m.ExposeHeaders[:0]
+					if cap(s28) < n29 {
+						s28 = make([]string, 0, cborwire.SliceCap[string](d, n29))
+					}
+					at30 := d.Offset()
+					for i := 0; d.NextElem(i, n29); i++ {
+						s28 = cborwire.Grow(d, s28, n29, at30)
+						cborwire.String(d, &s28[i])
+					}
+					if len(s28) == 0 {
+						s28 = []string{}
+					}
+					m.ExposeHeaders = s28
+				}
+				cborwire.Keep(d, k27, m.ExposeHeaders)
 			}
 		case "maxAge":
+			if seen13&0x10 != 0 {
+				d.DuplicateKey("maxAge")
+			}
+			seen13 |= 0x10
 			cborwire.String(d, &m.MaxAge)
 		case "allowCredentials":
-			if k23, ok := cborwire.ReusePtr(d, &m.AllowCredentials); !ok {
+			if seen13&0x20 != 0 {
+				d.DuplicateKey("allowCredentials")
+			}
+			seen13 |= 0x20
+			if k31, ok := cborwire.ReusePtr(d, &m.AllowCredentials); !ok {
 				if d.Null() {
 					m.AllowCredentials = nil
 				} else {
@@ -2895,10 +2955,10 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AllowCredentials)
 				}
-				cborwire.Keep(d, k23, m.AllowCredentials)
+				cborwire.Keep(d, k31, m.AllowCredentials)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown14)
 		}
 	}
 	return d.Err()
@@ -2907,16 +2967,26 @@ func (m *CorsPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
-	n24, ok := d.OpenMap("Delay")
+	n32, ok := d.OpenMap("Delay")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n24); i++ {
+	var seen33 uint64
+	var unknown34 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n32); i++ {
 		switch string(d.Key()) {
 		case "fixedDelay":
+			if seen33&0x1 != 0 {
+				d.DuplicateKey("fixedDelay")
+			}
+			seen33 |= 0x1
 			cborwire.String(d, &m.FixedDelay)
 		case "percentage":
-			if k25, ok := cborwire.ReusePtr(d, &m.Percentage); !ok {
+			if seen33&0x2 != 0 {
+				d.DuplicateKey("percentage")
+			}
+			seen33 |= 0x2
+			if k35, ok := cborwire.ReusePtr(d, &m.Percentage); !ok {
 				if d.Null() {
 					m.Percentage = nil
 				} else {
@@ -2925,10 +2995,10 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k25, m.Percentage)
+				cborwire.Keep(d, k35, m.Percentage)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown34)
 		}
 	}
 	return d.Err()
@@ -2937,18 +3007,32 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
-	n26, ok := d.OpenMap("Destination")
+	n36, ok := d.OpenMap("Destination")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n26); i++ {
+	var seen37 uint64
+	var unknown38 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n36); i++ {
 		switch string(d.Key()) {
 		case "host":
+			if seen37&0x1 != 0 {
+				d.DuplicateKey("host")
+			}
+			seen37 |= 0x1
 			cborwire.String(d, &m.Host)
 		case "subset":
+			if seen37&0x2 != 0 {
+				d.DuplicateKey("subset")
+			}
+			seen37 |= 0x2
 			cborwire.String(d, &m.Subset)
 		case "port":
-			if k27, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if seen37&0x4 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen37 |= 0x4
+			if k39, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -2957,10 +3041,10 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Port).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.Port)
+				cborwire.Keep(d, k39, m.Port)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown38)
 		}
 	}
 	return d.Err()
@@ -2969,14 +3053,20 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
-	n28, ok := d.OpenMap("HTTPFaultInjection")
+	n40, ok := d.OpenMap("HTTPFaultInjection")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n28); i++ {
+	var seen41 uint64
+	var unknown42 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n40); i++ {
 		switch string(d.Key()) {
 		case "delay":
-			if k29, ok := cborwire.ReusePtr(d, &m.Delay); !ok {
+			if seen41&0x1 != 0 {
+				d.DuplicateKey("delay")
+			}
+			seen41 |= 0x1
+			if k43, ok := cborwire.ReusePtr(d, &m.Delay); !ok {
 				if d.Null() {
 					m.Delay = nil
 				} else {
@@ -2985,10 +3075,14 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Delay).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k29, m.Delay)
+				cborwire.Keep(d, k43, m.Delay)
 			}
 		case "abort":
-			if k30, ok := cborwire.ReusePtr(d, &m.Abort); !ok {
+			if seen41&0x2 != 0 {
+				d.DuplicateKey("abort")
+			}
+			seen41 |= 0x2
+			if k44, ok := cborwire.ReusePtr(d, &m.Abort); !ok {
 				if d.Null() {
 					m.Abort = nil
 				} else {
@@ -2997,10 +3091,10 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Abort).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k30, m.Abort)
+				cborwire.Keep(d, k44, m.Abort)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown42)
 		}
 	}
 	return d.Err()
@@ -3009,16 +3103,26 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("HTTPMatchRequest")
+	n45, ok := d.OpenMap("HTTPMatchRequest")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n31); i++ {
+	var seen46 uint64
+	var unknown47 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen46&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen46 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "uri":
-			if k32, ok := cborwire.ReusePtr(d, &m.URI); !ok {
+			if seen46&0x2 != 0 {
+				d.DuplicateKey("uri")
+			}
+			seen46 |= 0x2
+			if k48, ok := cborwire.ReusePtr(d, &m.URI); !ok {
 				if d.Null() {
 					m.URI = nil
 				} else {
@@ -3027,10 +3131,14 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.URI).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k32, m.URI)
+				cborwire.Keep(d, k48, m.URI)
 			}
 		case "method":
-			if k33, ok := cborwire.ReusePtr(d, &m.Method); !ok {
+			if seen46&0x4 != 0 {
+				d.DuplicateKey("method")
+			}
+			seen46 |= 0x4
+			if k49, ok := cborwire.ReusePtr(d, &m.Method); !ok {
 				if d.Null() {
 					m.Method = nil
 				} else {
@@ -3039,56 +3147,82 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Method).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k33, m.Method)
+				cborwire.Keep(d, k49, m.Method)
 			}
 		case "headers":
-			if k34, ok := cborwire.ReuseMap(d, &m.Headers); !ok {
+			if seen46&0x8 != 0 {
+				d.DuplicateKey("headers")
+			}
+			seen46 |= 0x8
+			if k50, ok := cborwire.ReuseMap(d, &m.Headers); !ok {
 				if d.Null() {
 					m.Headers = nil
-				} else if n35, ok := d.OpenMap("map[string]StringMatch"); ok {
-					if m.Headers == nil {
-						m.Headers = make(map[string]StringMatch, cborwire.MapCap(n35))
-					}
-					for i := 0; d.NextKey(i, n35); i++ {
-						key36 := d.InternString(d.Key())
-						var v37 StringMatch
-						v37.DecodeCBOR(d)
+				} else if n51, ok := d.OpenMap("map[string]StringMatch"); ok {
+					m54 := cborwire.FreshMap(m.Headers, n51)
+					for i := 0; d.NextKey(i, n51); i++ {
+						key52 := d.InternString(d.Key())
+						var v53 StringMatch
+						v53.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.Headers[key36] = v37
+						m54[key52] = v53
+						if len(m54) != i+1 {
+							d.DuplicateKey(string(key52))
+							break
+						}
 					}
+					m.Headers = cborwire.MergeMap(m.Headers, m54)
 				}
-				cborwire.Keep(d, k34, m.Headers)
+				cborwire.Keep(d, k50, m.Headers)
 			}
 		case "port":
+			if seen46&0x10 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen46 |= 0x10
 			cborwire.Uint(d, &m.Port)
 		case "sourceLabels":
+			if seen46&0x20 != 0 {
+				d.DuplicateKey("sourceLabels")
+			}
+			seen46 |= 0x20
 			cborwire.StringMap(d, &m.SourceLabels)
 		case "queryParams":
-			if k38, ok := cborwire.ReuseMap(d, &m.QueryParams); !ok {
+			if seen46&0x40 != 0 {
+				d.DuplicateKey("queryParams")
+			}
+			seen46 |= 0x40
+			if k55, ok := cborwire.ReuseMap(d, &m.QueryParams); !ok {
 				if d.Null() {
 					m.QueryParams = nil
-				} else if n39, ok := d.OpenMap("map[string]StringMatch"); ok {
-					if m.QueryParams == nil {
-						m.QueryParams = make(map[string]StringMatch, cborwire.MapCap(n39))
-					}
-					for i := 0; d.NextKey(i, n39); i++ {
-						key40 := d.InternString(d.Key())
-						var v41 StringMatch
-						v41.DecodeCBOR(d)
+				} else if n56, ok := d.OpenMap("map[string]StringMatch"); ok {
+					m59 := cborwire.FreshMap(m.QueryParams, n56)
+					for i := 0; d.NextKey(i, n56); i++ {
+						key57 := d.InternString(d.Key())
+						var v58 StringMatch
+						v58.DecodeCBOR(d)
 						if d.Err() != nil {
 							break
 						}
-						m.QueryParams[key40] = v41
+						m59[key57] = v58
+						if len(m59) != i+1 {
+							d.DuplicateKey(string(key57))
+							break
+						}
 					}
+					m.QueryParams = cborwire.MergeMap(m.QueryParams, m59)
 				}
-				cborwire.Keep(d, k38, m.QueryParams)
+				cborwire.Keep(d, k55, m.QueryParams)
 			}
 		case "ignoreUriCase":
+			if seen46&0x80 != 0 {
+				d.DuplicateKey("ignoreUriCase")
+			}
+			seen46 |= 0x80
 			cborwire.Bool(d, &m.IgnoreURICase)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown47)
 		}
 	}
 	return d.Err()
@@ -3097,20 +3231,38 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
-	n42, ok := d.OpenMap("HTTPRetry")
+	n60, ok := d.OpenMap("HTTPRetry")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n42); i++ {
+	var seen61 uint64
+	var unknown62 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n60); i++ {
 		switch string(d.Key()) {
 		case "attempts":
+			if seen61&0x1 != 0 {
+				d.DuplicateKey("attempts")
+			}
+			seen61 |= 0x1
 			cborwire.Int(d, &m.Attempts)
 		case "perTryTimeout":
+			if seen61&0x2 != 0 {
+				d.DuplicateKey("perTryTimeout")
+			}
+			seen61 |= 0x2
 			cborwire.String(d, &m.PerTryTimeout)
 		case "retryOn":
+			if seen61&0x4 != 0 {
+				d.DuplicateKey("retryOn")
+			}
+			seen61 |= 0x4
 			cborwire.String(d, &m.RetryOn)
 		case "retryRemoteLocalities":
-			if k43, ok := cborwire.ReusePtr(d, &m.RetryRemoteLocalities); !ok {
+			if seen61&0x8 != 0 {
+				d.DuplicateKey("retryRemoteLocalities")
+			}
+			seen61 |= 0x8
+			if k63, ok := cborwire.ReusePtr(d, &m.RetryRemoteLocalities); !ok {
 				if d.Null() {
 					m.RetryRemoteLocalities = nil
 				} else {
@@ -3119,10 +3271,10 @@ func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.RetryRemoteLocalities)
 				}
-				cborwire.Keep(d, k43, m.RetryRemoteLocalities)
+				cborwire.Keep(d, k63, m.RetryRemoteLocalities)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown62)
 		}
 	}
 	return d.Err()
@@ -3131,18 +3283,28 @@ func (m *HTTPRetry) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPRewrite) DecodeCBOR(d *cborwire.Decoder) error {
-	n44, ok := d.OpenMap("HTTPRewrite")
+	n64, ok := d.OpenMap("HTTPRewrite")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n44); i++ {
+	var seen65 uint64
+	var unknown66 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n64); i++ {
 		switch string(d.Key()) {
 		case "uri":
+			if seen65&0x1 != 0 {
+				d.DuplicateKey("uri")
+			}
+			seen65 |= 0x1
 			cborwire.String(d, &m.URI)
 		case "authority":
+			if seen65&0x2 != 0 {
+				d.DuplicateKey("authority")
+			}
+			seen65 |= 0x2
 			cborwire.String(d, &m.Authority)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown66)
 		}
 	}
 	return d.Err()
@@ -3151,58 +3313,76 @@ func (m *HTTPRewrite) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
-	n45, ok := d.OpenMap("HTTPRoute")
+	n67, ok := d.OpenMap("HTTPRoute")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n45); i++ {
+	var seen68 uint64
+	var unknown69 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n67); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen68&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen68 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "match":
-			if k46, ok := cborwire.ReuseSlice(d, &m.Match); !ok {
+			if seen68&0x2 != 0 {
+				d.DuplicateKey("match")
+			}
+			seen68 |= 0x2
+			if k70, ok := cborwire.ReuseSlice(d, &m.Match); !ok {
 				if d.Null() {
 					m.Match = nil
-				} else if n48, ok := d.OpenArray("[]HTTPMatchRequest"); ok {
-					s47 := m.Match[:0]
-					if cap(s47) < n48 {
-						s47 = make([]HTTPMatchRequest, 0, cborwire.SliceCap[HTTPMatchRequest](d, n48))
+				} else if n72, ok := d.OpenArray("[]HTTPMatchRequest"); ok {
+					s71 := m.Match[:0]
+					if cap(s71) < n72 {
+						s71 = make([]HTTPMatchRequest, 0, cborwire.SliceCap[HTTPMatchRequest](d, n72))
 					}
-					at49 := d.Offset()
-					for i := 0; d.NextElem(i, n48); i++ {
-						s47 = cborwire.Grow(d, s47, n48, at49)
-						s47[i].DecodeCBOR(d)
+					at73 := d.Offset()
+					for i := 0; d.NextElem(i, n72); i++ {
+						s71 = cborwire.Grow(d, s71, n72, at73)
+						s71[i].DecodeCBOR(d)
 					}
-					if len(s47) == 0 {
-						s47 = []HTTPMatchRequest{}
+					if len(s71) == 0 {
+						s71 = []HTTPMatchRequest{}
 					}
-					m.Match = s47
+					m.Match = s71
 				}
-				cborwire.Keep(d, k46, m.Match)
+				cborwire.Keep(d, k70, m.Match)
 			}
 		case "route":
-			if k50, ok := cborwire.ReuseSlice(d, &m.Route); !ok {
+			if seen68&0x4 != 0 {
+				d.DuplicateKey("route")
+			}
+			seen68 |= 0x4
+			if k74, ok := cborwire.ReuseSlice(d, &m.Route); !ok {
 				if d.Null() {
 					m.Route = nil
-				} else if n52, ok := d.OpenArray("[]HTTPRouteDestination"); ok {
-					s51 := m.Route[:0]
-					if cap(s51) < n52 {
-						s51 = make([]HTTPRouteDestination, 0, cborwire.SliceCap[HTTPRouteDestination](d, n52))
+				} else if n76, ok := d.OpenArray("[]HTTPRouteDestination"); ok {
+					s75 := m.Route[:0]
+					if cap(s75) < n76 {
+						s75 = make([]HTTPRouteDestination, 0, cborwire.SliceCap[HTTPRouteDestination](d, n76))
 					}
-					at53 := d.Offset()
-					for i := 0; d.NextElem(i, n52); i++ {
-						s51 = cborwire.Grow(d, s51, n52, at53)
-						s51[i].DecodeCBOR(d)
+					at77 := d.Offset()
+					for i := 0; d.NextElem(i, n76); i++ {
+						s75 = cborwire.Grow(d, s75, n76, at77)
+						s75[i].DecodeCBOR(d)
 					}
-					if len(s51) == 0 {
-						s51 = []HTTPRouteDestination{}
+					if len(s75) == 0 {
+						s75 = []HTTPRouteDestination{}
 					}
-					m.Route = s51
+					m.Route = s75
 				}
-				cborwire.Keep(d, k50, m.Route)
+				cborwire.Keep(d, k74, m.Route)
 			}
 		case "rewrite":
-			if k54, ok := cborwire.ReusePtr(d, &m.Rewrite); !ok {
+			if seen68&0x8 != 0 {
+				d.DuplicateKey("rewrite")
+			}
+			seen68 |= 0x8
+			if k78, ok := cborwire.ReusePtr(d, &m.Rewrite); !ok {
 				if d.Null() {
 					m.Rewrite = nil
 				} else {
@@ -3211,12 +3391,20 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Rewrite).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k54, m.Rewrite)
+				cborwire.Keep(d, k78, m.Rewrite)
 			}
 		case "timeout":
+			if seen68&0x10 != 0 {
+				d.DuplicateKey("timeout")
+			}
+			seen68 |= 0x10
 			cborwire.String(d, &m.Timeout)
 		case "retries":
-			if k55, ok := cborwire.ReusePtr(d, &m.Retries); !ok {
+			if seen68&0x20 != 0 {
+				d.DuplicateKey("retries")
+			}
+			seen68 |= 0x20
+			if k79, ok := cborwire.ReusePtr(d, &m.Retries); !ok {
 				if d.Null() {
 					m.Retries = nil
 				} else {
@@ -3225,10 +3413,14 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Retries).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k55, m.Retries)
+				cborwire.Keep(d, k79, m.Retries)
 			}
 		case "fault":
-			if k56, ok := cborwire.ReusePtr(d, &m.Fault); !ok {
+			if seen68&0x40 != 0 {
+				d.DuplicateKey("fault")
+			}
+			seen68 |= 0x40
+			if k80, ok := cborwire.ReusePtr(d, &m.Fault); !ok {
 				if d.Null() {
 					m.Fault = nil
 				} else {
@@ -3237,10 +3429,14 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Fault).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k56, m.Fault)
+				cborwire.Keep(d, k80, m.Fault)
 			}
 		case "mirror":
-			if k57, ok := cborwire.ReusePtr(d, &m.Mirror); !ok {
+			if seen68&0x80 != 0 {
+				d.DuplicateKey("mirror")
+			}
+			seen68 |= 0x80
+			if k81, ok := cborwire.ReusePtr(d, &m.Mirror); !ok {
 				if d.Null() {
 					m.Mirror = nil
 				} else {
@@ -3249,10 +3445,14 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Mirror).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k57, m.Mirror)
+				cborwire.Keep(d, k81, m.Mirror)
 			}
 		case "mirrorPercentage":
-			if k58, ok := cborwire.ReusePtr(d, &m.MirrorPercentage); !ok {
+			if seen68&0x100 != 0 {
+				d.DuplicateKey("mirrorPercentage")
+			}
+			seen68 |= 0x100
+			if k82, ok := cborwire.ReusePtr(d, &m.MirrorPercentage); !ok {
 				if d.Null() {
 					m.MirrorPercentage = nil
 				} else {
@@ -3261,10 +3461,14 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MirrorPercentage).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k58, m.MirrorPercentage)
+				cborwire.Keep(d, k82, m.MirrorPercentage)
 			}
 		case "corsPolicy":
-			if k59, ok := cborwire.ReusePtr(d, &m.CorsPolicy); !ok {
+			if seen68&0x200 != 0 {
+				d.DuplicateKey("corsPolicy")
+			}
+			seen68 |= 0x200
+			if k83, ok := cborwire.ReusePtr(d, &m.CorsPolicy); !ok {
 				if d.Null() {
 					m.CorsPolicy = nil
 				} else {
@@ -3273,10 +3477,14 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CorsPolicy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k59, m.CorsPolicy)
+				cborwire.Keep(d, k83, m.CorsPolicy)
 			}
 		case "headers":
-			if k60, ok := cborwire.ReusePtr(d, &m.Headers); !ok {
+			if seen68&0x400 != 0 {
+				d.DuplicateKey("headers")
+			}
+			seen68 |= 0x400
+			if k84, ok := cborwire.ReusePtr(d, &m.Headers); !ok {
 				if d.Null() {
 					m.Headers = nil
 				} else {
@@ -3285,10 +3493,10 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k60, m.Headers)
+				cborwire.Keep(d, k84, m.Headers)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown69)
 		}
 	}
 	return d.Err()
@@ -3297,18 +3505,32 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("HTTPRouteDestination")
+	n85, ok := d.OpenMap("HTTPRouteDestination")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n61); i++ {
+	var seen86 uint64
+	var unknown87 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n85); i++ {
 		switch string(d.Key()) {
 		case "destination":
+			if seen86&0x1 != 0 {
+				d.DuplicateKey("destination")
+			}
+			seen86 |= 0x1
 			m.Destination.DecodeCBOR(d)
 		case "weight":
+			if seen86&0x2 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen86 |= 0x2
 			cborwire.Int(d, &m.Weight)
 		case "headers":
-			if k62, ok := cborwire.ReusePtr(d, &m.Headers); !ok {
+			if seen86&0x4 != 0 {
+				d.DuplicateKey("headers")
+			}
+			seen86 |= 0x4
+			if k88, ok := cborwire.ReusePtr(d, &m.Headers); !ok {
 				if d.Null() {
 					m.Headers = nil
 				} else {
@@ -3317,10 +3539,10 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k62, m.Headers)
+				cborwire.Keep(d, k88, m.Headers)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown87)
 		}
 	}
 	return d.Err()
@@ -3329,39 +3551,53 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *HeaderOperations) DecodeCBOR(d *cborwire.Decoder) error {
-	n63, ok := d.OpenMap("HeaderOperations")
+	n89, ok := d.OpenMap("HeaderOperations")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n63); i++ {
+	var seen90 uint64
+	var unknown91 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n89); i++ {
 		switch string(d.Key()) {
 		case "set":
+			if seen90&0x1 != 0 {
+				d.DuplicateKey("set")
+			}
+			seen90 |= 0x1
 			cborwire.StringMap(d, &m.Set)
 		case "add":
+			if seen90&0x2 != 0 {
+				d.DuplicateKey("add")
+			}
+			seen90 |= 0x2
 			cborwire.StringMap(d, &m.Add)
 		case "remove":
-			if k64, ok := cborwire.ReuseSlice(d, &m.Remove); !ok {
+			if seen90&0x4 != 0 {
+				d.DuplicateKey("remove")
+			}
+			seen90 |= 0x4
+			if k92, ok := cborwire.ReuseSlice(d, &m.Remove); !ok {
 				if d.Null() {
 					m.Remove = nil
-				} else if n66, ok := d.OpenArray("[]string"); ok {
-					s65 := m.Remove[:0]
-					if cap(s65) < n66 {
-						s65 = make([]string, 0, cborwire.SliceCap[string](d, n66))
+				} else if n94, ok := d.OpenArray("[]string"); ok {
+					s93 := m.Remove[:0]
+					if cap(s93) < n94 {
+						s93 = make([]string, 0, cborwire.SliceCap[string](d, n94))
 					}
-					at67 := d.Offset()
-					for i := 0; d.NextElem(i, n66); i++ {
-						s65 = cborwire.Grow(d, s65, n66, at67)
-						cborwire.String(d, &s65[i])
+					at95 := d.Offset()
+					for i := 0; d.NextElem(i, n94); i++ {
+						s93 = cborwire.Grow(d, s93, n94, at95)
+						cborwire.String(d, &s93[i])
 					}
-					if len(s65) == 0 {
-						s65 = []string{}
+					if len(s93) == 0 {
+						s93 = []string{}
 					}
-					m.Remove = s65
+					m.Remove = s93
 				}
-				cborwire.Keep(d, k64, m.Remove)
+				cborwire.Keep(d, k92, m.Remove)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown91)
 		}
 	}
 	return d.Err()
@@ -3370,14 +3606,20 @@ func (m *HeaderOperations) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
-	n68, ok := d.OpenMap("Headers")
+	n96, ok := d.OpenMap("Headers")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n68); i++ {
+	var seen97 uint64
+	var unknown98 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n96); i++ {
 		switch string(d.Key()) {
 		case "request":
-			if k69, ok := cborwire.ReusePtr(d, &m.Request); !ok {
+			if seen97&0x1 != 0 {
+				d.DuplicateKey("request")
+			}
+			seen97 |= 0x1
+			if k99, ok := cborwire.ReusePtr(d, &m.Request); !ok {
 				if d.Null() {
 					m.Request = nil
 				} else {
@@ -3386,10 +3628,14 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Request).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k69, m.Request)
+				cborwire.Keep(d, k99, m.Request)
 			}
 		case "response":
-			if k70, ok := cborwire.ReusePtr(d, &m.Response); !ok {
+			if seen97&0x2 != 0 {
+				d.DuplicateKey("response")
+			}
+			seen97 |= 0x2
+			if k100, ok := cborwire.ReusePtr(d, &m.Response); !ok {
 				if d.Null() {
 					m.Response = nil
 				} else {
@@ -3398,10 +3644,10 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Response).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k70, m.Response)
+				cborwire.Keep(d, k100, m.Response)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown98)
 		}
 	}
 	return d.Err()
@@ -3410,18 +3656,32 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n71, ok := d.OpenMap("IstioCondition")
+	n101, ok := d.OpenMap("IstioCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n71); i++ {
+	var seen102 uint64
+	var unknown103 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen102&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen102 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen102&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen102 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastProbeTime":
-			if k72, ok := cborwire.ReusePtr(d, &m.LastProbeTime); !ok {
+			if seen102&0x4 != 0 {
+				d.DuplicateKey("lastProbeTime")
+			}
+			seen102 |= 0x4
+			if k104, ok := cborwire.ReusePtr(d, &m.LastProbeTime); !ok {
 				if d.Null() {
 					m.LastProbeTime = nil
 				} else {
@@ -3430,10 +3690,14 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastProbeTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k72, m.LastProbeTime)
+				cborwire.Keep(d, k104, m.LastProbeTime)
 			}
 		case "lastTransitionTime":
-			if k73, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
+			if seen102&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen102 |= 0x8
+			if k105, ok := cborwire.ReusePtr(d, &m.LastTransitionTime); !ok {
 				if d.Null() {
 					m.LastTransitionTime = nil
 				} else {
@@ -3442,14 +3706,22 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k73, m.LastTransitionTime)
+				cborwire.Keep(d, k105, m.LastTransitionTime)
 			}
 		case "reason":
+			if seen102&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen102 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen102&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen102 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown103)
 		}
 	}
 	return d.Err()
@@ -3458,58 +3730,72 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n74, ok := d.OpenMap("IstioStatus")
+	n106, ok := d.OpenMap("IstioStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n74); i++ {
+	var seen107 uint64
+	var unknown108 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n106); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k75, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen107&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen107 |= 0x1
+			if k109, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n77, ok := d.OpenArray("[]IstioCondition"); ok {
-					s76 := m.Conditions[:0]
-					if cap(s76) < n77 {
-						s76 = make([]IstioCondition, 0, cborwire.SliceCap[IstioCondition](d, n77))
+				} else if n111, ok := d.OpenArray("[]IstioCondition"); ok {
+					s110 := m.Conditions[:0]
+					if cap(s110) < n111 {
+						s110 = make([]IstioCondition, 0, cborwire.SliceCap[IstioCondition](d, n111))
 					}
-					at78 := d.Offset()
-					for i := 0; d.NextElem(i, n77); i++ {
-						s76 = cborwire.Grow(d, s76, n77, at78)
-						s76[i].DecodeCBOR(d)
+					at112 := d.Offset()
+					for i := 0; d.NextElem(i, n111); i++ {
+						s110 = cborwire.Grow(d, s110, n111, at112)
+						s110[i].DecodeCBOR(d)
 					}
-					if len(s76) == 0 {
-						s76 = []IstioCondition{}
+					if len(s110) == 0 {
+						s110 = []IstioCondition{}
 					}
-					m.Conditions = s76
+					m.Conditions = s110
 				}
-				cborwire.Keep(d, k75, m.Conditions)
+				cborwire.Keep(d, k109, m.Conditions)
 			}
 		case "validationMessages":
-			if k79, ok := cborwire.ReuseSlice(d, &m.ValidationMessages); !ok {
+			if seen107&0x2 != 0 {
+				d.DuplicateKey("validationMessages")
+			}
+			seen107 |= 0x2
+			if k113, ok := cborwire.ReuseSlice(d, &m.ValidationMessages); !ok {
 				if d.Null() {
 					m.ValidationMessages = nil
-				} else if n81, ok := d.OpenArray("[]AnalysisMessage"); ok {
-					s80 := m.ValidationMessages[:0]
-					if cap(s80) < n81 {
-						s80 = make([]AnalysisMessage, 0, cborwire.SliceCap[AnalysisMessage](d, n81))
+				} else if n115, ok := d.OpenArray("[]AnalysisMessage"); ok {
+					s114 := m.ValidationMessages[:0]
+					if cap(s114) < n115 {
+						s114 = make([]AnalysisMessage, 0, cborwire.SliceCap[AnalysisMessage](d, n115))
 					}
-					at82 := d.Offset()
-					for i := 0; d.NextElem(i, n81); i++ {
-						s80 = cborwire.Grow(d, s80, n81, at82)
-						s80[i].DecodeCBOR(d)
+					at116 := d.Offset()
+					for i := 0; d.NextElem(i, n115); i++ {
+						s114 = cborwire.Grow(d, s114, n115, at116)
+						s114[i].DecodeCBOR(d)
 					}
-					if len(s80) == 0 {
-						s80 = []AnalysisMessage{}
+					if len(s114) == 0 {
+						s114 = []AnalysisMessage{}
 					}
-					m.ValidationMessages = s80
+					m.ValidationMessages = s114
 				}
-				cborwire.Keep(d, k79, m.ValidationMessages)
+				cborwire.Keep(d, k113, m.ValidationMessages)
 			}
 		case "observedGeneration":
+			if seen107&0x4 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen107 |= 0x4
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown108)
 		}
 	}
 	return d.Err()
@@ -3518,39 +3804,53 @@ func (m *IstioStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *L4MatchAttributes) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("L4MatchAttributes")
+	n117, ok := d.OpenMap("L4MatchAttributes")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n83); i++ {
+	var seen118 uint64
+	var unknown119 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n117); i++ {
 		switch string(d.Key()) {
 		case "destinationSubnets":
-			if k84, ok := cborwire.ReuseSlice(d, &m.DestinationSubnets); !ok {
+			if seen118&0x1 != 0 {
+				d.DuplicateKey("destinationSubnets")
+			}
+			seen118 |= 0x1
+			if k120, ok := cborwire.ReuseSlice(d, &m.DestinationSubnets); !ok {
 				if d.Null() {
 					m.DestinationSubnets = nil
-				} else if n86, ok := d.OpenArray("[]string"); ok {
-					s85 := m.DestinationSubnets[:0]
-					if cap(s85) < n86 {
-						s85 = make([]string, 0, cborwire.SliceCap[string](d, n86))
+				} else if n122, ok := d.OpenArray("[]string"); ok {
+					s121 := m.DestinationSubnets[:0]
+					if cap(s121) < n122 {
+						s121 = make([]string, 0, cborwire.SliceCap[string](d, n122))
 					}
-					at87 := d.Offset()
-					for i := 0; d.NextElem(i, n86); i++ {
-						s85 = cborwire.Grow(d, s85, n86, at87)
-						cborwire.String(d, &s85[i])
+					at123 := d.Offset()
+					for i := 0; d.NextElem(i, n122); i++ {
+						s121 = cborwire.Grow(d, s121, n122, at123)
+						cborwire.String(d, &s121[i])
 					}
-					if len(s85) == 0 {
-						s85 = []string{}
+					if len(s121) == 0 {
+						s121 = []string{}
 					}
-					m.DestinationSubnets = s85
+					m.DestinationSubnets = s121
 				}
-				cborwire.Keep(d, k84, m.DestinationSubnets)
+				cborwire.Keep(d, k120, m.DestinationSubnets)
 			}
 		case "port":
+			if seen118&0x2 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen118 |= 0x2
 			cborwire.Uint(d, &m.Port)
 		case "sourceLabels":
+			if seen118&0x4 != 0 {
+				d.DuplicateKey("sourceLabels")
+			}
+			seen118 |= 0x4
 			cborwire.StringMap(d, &m.SourceLabels)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown119)
 		}
 	}
 	return d.Err()
@@ -3559,16 +3859,22 @@ func (m *L4MatchAttributes) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Percent) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("Percent")
+	n124, ok := d.OpenMap("Percent")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen125 uint64
+	var unknown126 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n124); i++ {
 		switch string(d.Key()) {
 		case "value":
+			if seen125&0x1 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen125 |= 0x1
 			cborwire.Float(d, &m.Value)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown126)
 		}
 	}
 	return d.Err()
@@ -3577,16 +3883,22 @@ func (m *Percent) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PortSelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n89, ok := d.OpenMap("PortSelector")
+	n127, ok := d.OpenMap("PortSelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n89); i++ {
+	var seen128 uint64
+	var unknown129 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n127); i++ {
 		switch string(d.Key()) {
 		case "number":
+			if seen128&0x1 != 0 {
+				d.DuplicateKey("number")
+			}
+			seen128 |= 0x1
 			cborwire.Uint(d, &m.Number)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown129)
 		}
 	}
 	return d.Err()
@@ -3595,18 +3907,28 @@ func (m *PortSelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
-	n90, ok := d.OpenMap("RouteDestination")
+	n130, ok := d.OpenMap("RouteDestination")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n90); i++ {
+	var seen131 uint64
+	var unknown132 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n130); i++ {
 		switch string(d.Key()) {
 		case "destination":
+			if seen131&0x1 != 0 {
+				d.DuplicateKey("destination")
+			}
+			seen131 |= 0x1
 			m.Destination.DecodeCBOR(d)
 		case "weight":
+			if seen131&0x2 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen131 |= 0x2
 			cborwire.Int(d, &m.Weight)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown132)
 		}
 	}
 	return d.Err()
@@ -3615,20 +3937,34 @@ func (m *RouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *StringMatch) DecodeCBOR(d *cborwire.Decoder) error {
-	n91, ok := d.OpenMap("StringMatch")
+	n133, ok := d.OpenMap("StringMatch")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n91); i++ {
+	var seen134 uint64
+	var unknown135 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n133); i++ {
 		switch string(d.Key()) {
 		case "exact":
+			if seen134&0x1 != 0 {
+				d.DuplicateKey("exact")
+			}
+			seen134 |= 0x1
 			cborwire.String(d, &m.Exact)
 		case "prefix":
+			if seen134&0x2 != 0 {
+				d.DuplicateKey("prefix")
+			}
+			seen134 |= 0x2
 			cborwire.String(d, &m.Prefix)
 		case "regex":
+			if seen134&0x4 != 0 {
+				d.DuplicateKey("regex")
+			}
+			seen134 |= 0x4
 			cborwire.String(d, &m.Regex)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown135)
 		}
 	}
 	return d.Err()
@@ -3637,56 +3973,66 @@ func (m *StringMatch) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
-	n92, ok := d.OpenMap("TCPRoute")
+	n136, ok := d.OpenMap("TCPRoute")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n92); i++ {
+	var seen137 uint64
+	var unknown138 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n136); i++ {
 		switch string(d.Key()) {
 		case "match":
-			if k93, ok := cborwire.ReuseSlice(d, &m.Match); !ok {
+			if seen137&0x1 != 0 {
+				d.DuplicateKey("match")
+			}
+			seen137 |= 0x1
+			if k139, ok := cborwire.ReuseSlice(d, &m.Match); !ok {
 				if d.Null() {
 					m.Match = nil
-				} else if n95, ok := d.OpenArray("[]L4MatchAttributes"); ok {
-					s94 := m.Match[:0]
-					if cap(s94) < n95 {
-						s94 = make([]L4MatchAttributes, 0, cborwire.SliceCap[L4MatchAttributes](d, n95))
+				} else if n141, ok := d.OpenArray("[]L4MatchAttributes"); ok {
+					s140 := m.Match[:0]
+					if cap(s140) < n141 {
+						s140 = make([]L4MatchAttributes, 0, cborwire.SliceCap[L4MatchAttributes](d, n141))
 					}
-					at96 := d.Offset()
-					for i := 0; d.NextElem(i, n95); i++ {
-						s94 = cborwire.Grow(d, s94, n95, at96)
-						s94[i].DecodeCBOR(d)
+					at142 := d.Offset()
+					for i := 0; d.NextElem(i, n141); i++ {
+						s140 = cborwire.Grow(d, s140, n141, at142)
+						s140[i].DecodeCBOR(d)
 					}
-					if len(s94) == 0 {
-						s94 = []L4MatchAttributes{}
+					if len(s140) == 0 {
+						s140 = []L4MatchAttributes{}
 					}
-					m.Match = s94
+					m.Match = s140
 				}
-				cborwire.Keep(d, k93, m.Match)
+				cborwire.Keep(d, k139, m.Match)
 			}
 		case "route":
-			if k97, ok := cborwire.ReuseSlice(d, &m.Route); !ok {
+			if seen137&0x2 != 0 {
+				d.DuplicateKey("route")
+			}
+			seen137 |= 0x2
+			if k143, ok := cborwire.ReuseSlice(d, &m.Route); !ok {
 				if d.Null() {
 					m.Route = nil
-				} else if n99, ok := d.OpenArray("[]RouteDestination"); ok {
-					s98 := m.Route[:0]
-					if cap(s98) < n99 {
-						s98 = make([]RouteDestination, 0, cborwire.SliceCap[RouteDestination](d, n99))
+				} else if n145, ok := d.OpenArray("[]RouteDestination"); ok {
+					s144 := m.Route[:0]
+					if cap(s144) < n145 {
+						s144 = make([]RouteDestination, 0, cborwire.SliceCap[RouteDestination](d, n145))
 					}
-					at100 := d.Offset()
-					for i := 0; d.NextElem(i, n99); i++ {
-						s98 = cborwire.Grow(d, s98, n99, at100)
-						s98[i].DecodeCBOR(d)
+					at146 := d.Offset()
+					for i := 0; d.NextElem(i, n145); i++ {
+						s144 = cborwire.Grow(d, s144, n145, at146)
+						s144[i].DecodeCBOR(d)
 					}
-					if len(s98) == 0 {
-						s98 = []RouteDestination{}
+					if len(s144) == 0 {
+						s144 = []RouteDestination{}
 					}
-					m.Route = s98
+					m.Route = s144
 				}
-				cborwire.Keep(d, k97, m.Route)
+				cborwire.Keep(d, k143, m.Route)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown138)
 		}
 	}
 	return d.Err()
@@ -3695,24 +4041,46 @@ func (m *TCPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *VirtualService) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("VirtualService")
+	n147, ok := d.OpenMap("VirtualService")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n101); i++ {
+	var seen148 uint64
+	var unknown149 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n147); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen148&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen148 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen148&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen148 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen148&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen148 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen148&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen148 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen148&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen148 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown149)
 		}
 	}
 	return d.Err()
@@ -3721,119 +4089,141 @@ func (m *VirtualService) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n102, ok := d.OpenMap("VirtualServiceSpec")
+	n150, ok := d.OpenMap("VirtualServiceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n102); i++ {
+	var seen151 uint64
+	var unknown152 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n150); i++ {
 		switch string(d.Key()) {
 		case "hosts":
-			if k103, ok := cborwire.ReuseSlice(d, &m.Hosts); !ok {
+			if seen151&0x1 != 0 {
+				d.DuplicateKey("hosts")
+			}
+			seen151 |= 0x1
+			if k153, ok := cborwire.ReuseSlice(d, &m.Hosts); !ok {
 				if d.Null() {
 					m.Hosts = nil
-				} else if n105, ok := d.OpenArray("[]string"); ok {
-					s104 := m.Hosts[:0]
-					if cap(s104) < n105 {
-						s104 = make([]string, 0, cborwire.SliceCap[string](d, n105))
+				} else if n155, ok := d.OpenArray("[]string"); ok {
+					s154 := m.Hosts[:0]
+					if cap(s154) < n155 {
+						s154 = make([]string, 0, cborwire.SliceCap[string](d, n155))
 					}
-					at106 := d.Offset()
-					for i := 0; d.NextElem(i, n105); i++ {
-						s104 = cborwire.Grow(d, s104, n105, at106)
-						cborwire.String(d, &s104[i])
+					at156 := d.Offset()
+					for i := 0; d.NextElem(i, n155); i++ {
+						s154 = cborwire.Grow(d, s154, n155, at156)
+						cborwire.String(d, &s154[i])
 					}
-					if len(s104) == 0 {
-						s104 = []string{}
+					if len(s154) == 0 {
+						s154 = []string{}
 					}
-					m.Hosts = s104
+					m.Hosts = s154
 				}
-				cborwire.Keep(d, k103, m.Hosts)
+				cborwire.Keep(d, k153, m.Hosts)
 			}
 		case "gateways":
-			if k107, ok := cborwire.ReuseSlice(d, &m.Gateways); !ok {
+			if seen151&0x2 != 0 {
+				d.DuplicateKey("gateways")
+			}
+			seen151 |= 0x2
+			if k157, ok := cborwire.ReuseSlice(d, &m.Gateways); !ok {
 				if d.Null() {
 					m.Gateways = nil
-				} else if n109, ok := d.OpenArray("[]string"); ok {
-					s108 := m.Gateways[:0]
-					if cap(s108) < n109 {
-						s108 = make([]string, 0, cborwire.SliceCap[string](d, n109))
+				} else if n159, ok := d.OpenArray("[]string"); ok {
+					s158 := m.Gateways[:0]
+					if cap(s158) < n159 {
+						s158 = make([]string, 0, cborwire.SliceCap[string](d, n159))
 					}
-					at110 := d.Offset()
-					for i := 0; d.NextElem(i, n109); i++ {
-						s108 = cborwire.Grow(d, s108, n109, at110)
-						cborwire.String(d, &s108[i])
+					at160 := d.Offset()
+					for i := 0; d.NextElem(i, n159); i++ {
+						s158 = cborwire.Grow(d, s158, n159, at160)
+						cborwire.String(d, &s158[i])
 					}
-					if len(s108) == 0 {
-						s108 = []string{}
+					if len(s158) == 0 {
+						s158 = []string{}
 					}
-					m.Gateways = s108
+					m.Gateways = s158
 				}
-				cborwire.Keep(d, k107, m.Gateways)
+				cborwire.Keep(d, k157, m.Gateways)
 			}
 		case "http":
-			if k111, ok := cborwire.ReuseSlice(d, &m.HTTP); !ok {
+			if seen151&0x4 != 0 {
+				d.DuplicateKey("http")
+			}
+			seen151 |= 0x4
+			if k161, ok := cborwire.ReuseSlice(d, &m.HTTP); !ok {
 				if d.Null() {
 					m.HTTP = nil
-				} else if n113, ok := d.OpenArray("[]HTTPRoute"); ok {
-					s112 := m.HTTP[:0]
-					if cap(s112) < n113 {
-						s112 = make([]HTTPRoute, 0, cborwire.SliceCap[HTTPRoute](d, n113))
+				} else if n163, ok := d.OpenArray("[]HTTPRoute"); ok {
+					s162 := m.HTTP[:0]
+					if cap(s162) < n163 {
+						s162 = make([]HTTPRoute, 0, cborwire.SliceCap[HTTPRoute](d, n163))
 					}
-					at114 := d.Offset()
-					for i := 0; d.NextElem(i, n113); i++ {
-						s112 = cborwire.Grow(d, s112, n113, at114)
-						s112[i].DecodeCBOR(d)
+					at164 := d.Offset()
+					for i := 0; d.NextElem(i, n163); i++ {
+						s162 = cborwire.Grow(d, s162, n163, at164)
+						s162[i].DecodeCBOR(d)
 					}
-					if len(s112) == 0 {
-						s112 = []HTTPRoute{}
+					if len(s162) == 0 {
+						s162 = []HTTPRoute{}
 					}
-					m.HTTP = s112
+					m.HTTP = s162
 				}
-				cborwire.Keep(d, k111, m.HTTP)
+				cborwire.Keep(d, k161, m.HTTP)
 			}
 		case "tcp":
-			if k115, ok := cborwire.ReuseSlice(d, &m.TCP); !ok {
+			if seen151&0x8 != 0 {
+				d.DuplicateKey("tcp")
+			}
+			seen151 |= 0x8
+			if k165, ok := cborwire.ReuseSlice(d, &m.TCP); !ok {
 				if d.Null() {
 					m.TCP = nil
-				} else if n117, ok := d.OpenArray("[]TCPRoute"); ok {
-					s116 := m.TCP[:0]
-					if cap(s116) < n117 {
-						s116 = make([]TCPRoute, 0, cborwire.SliceCap[TCPRoute](d, n117))
+				} else if n167, ok := d.OpenArray("[]TCPRoute"); ok {
+					s166 := m.TCP[:0]
+					if cap(s166) < n167 {
+						s166 = make([]TCPRoute, 0, cborwire.SliceCap[TCPRoute](d, n167))
 					}
-					at118 := d.Offset()
-					for i := 0; d.NextElem(i, n117); i++ {
-						s116 = cborwire.Grow(d, s116, n117, at118)
-						s116[i].DecodeCBOR(d)
+					at168 := d.Offset()
+					for i := 0; d.NextElem(i, n167); i++ {
+						s166 = cborwire.Grow(d, s166, n167, at168)
+						s166[i].DecodeCBOR(d)
 					}
-					if len(s116) == 0 {
-						s116 = []TCPRoute{}
+					if len(s166) == 0 {
+						s166 = []TCPRoute{}
 					}
-					m.TCP = s116
+					m.TCP = s166
 				}
-				cborwire.Keep(d, k115, m.TCP)
+				cborwire.Keep(d, k165, m.TCP)
 			}
 		case "exportTo":
-			if k119, ok := cborwire.ReuseSlice(d, &m.ExportTo); !ok {
+			if seen151&0x10 != 0 {
+				d.DuplicateKey("exportTo")
+			}
+			seen151 |= 0x10
+			if k169, ok := cborwire.ReuseSlice(d, &m.ExportTo); !ok {
 				if d.Null() {
 					m.ExportTo = nil
-				} else if n121, ok := d.OpenArray("[]string"); ok {
-					s120 := m.ExportTo[:0]
-					if cap(s120) < n121 {
-						s120 = make([]string, 0, cborwire.SliceCap[string](d, n121))
+				} else if n171, ok := d.OpenArray("[]string"); ok {
+					s170 := m.ExportTo[:0]
+					if cap(s170) < n171 {
+						s170 = make([]string, 0, cborwire.SliceCap[string](d, n171))
 					}
-					at122 := d.Offset()
-					for i := 0; d.NextElem(i, n121); i++ {
-						s120 = cborwire.Grow(d, s120, n121, at122)
-						cborwire.String(d, &s120[i])
+					at172 := d.Offset()
+					for i := 0; d.NextElem(i, n171); i++ {
+						s170 = cborwire.Grow(d, s170, n171, at172)
+						cborwire.String(d, &s170[i])
 					}
-					if len(s120) == 0 {
-						s120 = []string{}
+					if len(s170) == 0 {
+						s170 = []string{}
 					}
-					m.ExportTo = s120
+					m.ExportTo = s170
 				}
-				cborwire.Keep(d, k119, m.ExportTo)
+				cborwire.Keep(d, k169, m.ExportTo)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown152)
 		}
 	}
 	return d.Err()
@@ -3842,41 +4232,59 @@ func (m *VirtualServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *VirtualServiceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n123, ok := d.OpenMap("VirtualServiceList")
+	n173, ok := d.OpenMap("VirtualServiceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n123); i++ {
+	var seen174 uint64
+	var unknown175 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n173); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen174&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen174 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen174&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen174 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen174&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen174 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k124, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen174&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen174 |= 0x8
+			if k176, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n126, ok := d.OpenArray("[]VirtualService"); ok {
-					s125 := m.Items[:0]
-					if cap(s125) < n126 {
-						s125 = make([]VirtualService, 0, cborwire.SliceCap[VirtualService](d, n126))
+				} else if n178, ok := d.OpenArray("[]VirtualService"); ok {
+					s177 := m.Items[:0]
+					if cap(s177) < n178 {
+						s177 = make([]VirtualService, 0, cborwire.SliceCap[VirtualService](d, n178))
 					}
-					at127 := d.Offset()
-					for i := 0; d.NextElem(i, n126); i++ {
-						s125 = cborwire.Grow(d, s125, n126, at127)
-						s125[i].DecodeCBOR(d)
+					at179 := d.Offset()
+					for i := 0; d.NextElem(i, n178); i++ {
+						s177 = cborwire.Grow(d, s177, n178, at179)
+						s177[i].DecodeCBOR(d)
 					}
-					if len(s125) == 0 {
-						s125 = []VirtualService{}
+					if len(s177) == 0 {
+						s177 = []VirtualService{}
 					}
-					m.Items = s125
+					m.Items = s177
 				}
-				cborwire.Keep(d, k124, m.Items)
+				cborwire.Keep(d, k176, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown175)
 		}
 	}
 	return d.Err()

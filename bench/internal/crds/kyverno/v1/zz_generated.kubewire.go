@@ -2132,31 +2132,37 @@ func (m *AutogenStatus) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if k2, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("rules")
+			}
+			seen2 |= 0x1
+			if k4, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
 				if d.Null() {
 					m.Rules = nil
-				} else if n4, ok := d.OpenArray("[]Rule"); ok {
-					s3 := m.Rules[:0]
-					if cap(s3) < n4 {
-						s3 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n4))
+				} else if n6, ok := d.OpenArray("[]Rule"); ok {
+					s5 := m.Rules[:0]
+					if cap(s5) < n6 {
+						s5 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n6))
 					}
-					at5 := d.Offset()
-					for i := 0; d.NextElem(i, n4); i++ {
-						s3 = cborwire.Grow(d, s3, n4, at5)
-						s3[i].DecodeCBOR(d)
+					at7 := d.Offset()
+					for i := 0; d.NextElem(i, n6); i++ {
+						s5 = cborwire.Grow(d, s5, n6, at7)
+						s5[i].DecodeCBOR(d)
 					}
-					if len(s3) == 0 {
-						s3 = []Rule{}
+					if len(s5) == 0 {
+						s5 = []Rule{}
 					}
-					m.Rules = s3
+					m.Rules = s5
 				}
-				cborwire.Keep(d, k2, m.Rules)
+				cborwire.Keep(d, k4, m.Rules)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -2165,24 +2171,46 @@ func (m *AutogenStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ClusterPolicy) DecodeCBOR(d *cborwire.Decoder) error {
-	n6, ok := d.OpenMap("ClusterPolicy")
+	n8, ok := d.OpenMap("ClusterPolicy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n6); i++ {
+	var seen9 uint64
+	var unknown10 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen9&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen9 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen9&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen9 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen9&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen9 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen9&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen9 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen9&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen9 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown10)
 		}
 	}
 	return d.Err()
@@ -2191,18 +2219,28 @@ func (m *ClusterPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ConfigMapReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("ConfigMapReference")
+	n11, ok := d.OpenMap("ConfigMapReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen12 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "namespace":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen12 |= 0x2
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -2211,20 +2249,34 @@ func (m *ConfigMapReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContextAPICall) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("ContextAPICall")
+	n14, ok := d.OpenMap("ContextAPICall")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen15 uint64
+	var unknown16 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n14); i++ {
 		switch string(d.Key()) {
 		case "urlPath":
+			if seen15&0x1 != 0 {
+				d.DuplicateKey("urlPath")
+			}
+			seen15 |= 0x1
 			cborwire.String(d, &m.URLPath)
 		case "method":
+			if seen15&0x2 != 0 {
+				d.DuplicateKey("method")
+			}
+			seen15 |= 0x2
 			cborwire.String(d, &m.Method)
 		case "jmesPath":
+			if seen15&0x4 != 0 {
+				d.DuplicateKey("jmesPath")
+			}
+			seen15 |= 0x4
 			cborwire.String(d, &m.JMESPath)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown16)
 		}
 	}
 	return d.Err()
@@ -2233,16 +2285,26 @@ func (m *ContextAPICall) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
-	n9, ok := d.OpenMap("ContextEntry")
+	n17, ok := d.OpenMap("ContextEntry")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n9); i++ {
+	var seen18 uint64
+	var unknown19 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n17); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen18&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen18 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "configMap":
-			if k10, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
+			if seen18&0x2 != 0 {
+				d.DuplicateKey("configMap")
+			}
+			seen18 |= 0x2
+			if k20, ok := cborwire.ReusePtr(d, &m.ConfigMap); !ok {
 				if d.Null() {
 					m.ConfigMap = nil
 				} else {
@@ -2251,10 +2313,14 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k10, m.ConfigMap)
+				cborwire.Keep(d, k20, m.ConfigMap)
 			}
 		case "apiCall":
-			if k11, ok := cborwire.ReusePtr(d, &m.APICall); !ok {
+			if seen18&0x4 != 0 {
+				d.DuplicateKey("apiCall")
+			}
+			seen18 |= 0x4
+			if k21, ok := cborwire.ReusePtr(d, &m.APICall); !ok {
 				if d.Null() {
 					m.APICall = nil
 				} else {
@@ -2263,10 +2329,14 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.APICall).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.APICall)
+				cborwire.Keep(d, k21, m.APICall)
 			}
 		case "variable":
-			if k12, ok := cborwire.ReusePtr(d, &m.Variable); !ok {
+			if seen18&0x8 != 0 {
+				d.DuplicateKey("variable")
+			}
+			seen18 |= 0x8
+			if k22, ok := cborwire.ReusePtr(d, &m.Variable); !ok {
 				if d.Null() {
 					m.Variable = nil
 				} else {
@@ -2275,10 +2345,10 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Variable).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k12, m.Variable)
+				cborwire.Keep(d, k22, m.Variable)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown19)
 		}
 	}
 	return d.Err()
@@ -2287,14 +2357,20 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("Deny")
+	n23, ok := d.OpenMap("Deny")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen24 uint64
+	var unknown25 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n23); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k14, ok := cborwire.ReusePtr(d, &m.RawAnyAllConditions); !ok {
+			if seen24&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen24 |= 0x1
+			if k26, ok := cborwire.ReusePtr(d, &m.RawAnyAllConditions); !ok {
 				if d.Null() {
 					m.RawAnyAllConditions = nil
 				} else {
@@ -2303,10 +2379,10 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
-				cborwire.Keep(d, k14, m.RawAnyAllConditions)
+				cborwire.Keep(d, k26, m.RawAnyAllConditions)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown25)
 		}
 	}
 	return d.Err()
@@ -2315,100 +2391,122 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
-	n15, ok := d.OpenMap("MatchResources")
+	n27, ok := d.OpenMap("MatchResources")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n15); i++ {
+	var seen28 uint64
+	var unknown29 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n27); i++ {
 		switch string(d.Key()) {
 		case "any":
-			if k16, ok := cborwire.ReuseSlice(d, &m.Any); !ok {
+			if seen28&0x1 != 0 {
+				d.DuplicateKey("any")
+			}
+			seen28 |= 0x1
+			if k30, ok := cborwire.ReuseSlice(d, &m.Any); !ok {
 				if d.Null() {
 					m.Any = nil
-				} else if n18, ok := d.OpenArray("[]ResourceFilter"); ok {
-					s17 := m.Any[:0]
-					if cap(s17) < n18 {
-						s17 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n18))
+				} else if n32, ok := d.OpenArray("[]ResourceFilter"); ok {
+					s31 := m.Any[:0]
+					if cap(s31) < n32 {
+						s31 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n32))
 					}
-					at19 := d.Offset()
-					for i := 0; d.NextElem(i, n18); i++ {
-						s17 = cborwire.Grow(d, s17, n18, at19)
-						s17[i].DecodeCBOR(d)
+					at33 := d.Offset()
+					for i := 0; d.NextElem(i, n32); i++ {
+						s31 = cborwire.Grow(d, s31, n32, at33)
+						s31[i].DecodeCBOR(d)
 					}
-					if len(s17) == 0 {
-						s17 = []ResourceFilter{}
+					if len(s31) == 0 {
+						s31 = []ResourceFilter{}
 					}
-					m.Any = s17
+					m.Any = s31
 				}
-				cborwire.Keep(d, k16, m.Any)
+				cborwire.Keep(d, k30, m.Any)
 			}
 		case "all":
-			if k20, ok := cborwire.ReuseSlice(d, &m.All); !ok {
+			if seen28&0x2 != 0 {
+				d.DuplicateKey("all")
+			}
+			seen28 |= 0x2
+			if k34, ok := cborwire.ReuseSlice(d, &m.All); !ok {
 				if d.Null() {
 					m.All = nil
-				} else if n22, ok := d.OpenArray("[]ResourceFilter"); ok {
-					s21 := m.All[:0]
-					if cap(s21) < n22 {
-						s21 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n22))
+				} else if n36, ok := d.OpenArray("[]ResourceFilter"); ok {
+					s35 := m.All[:0]
+					if cap(s35) < n36 {
+						s35 = make([]ResourceFilter, 0, cborwire.SliceCap[ResourceFilter](d, n36))
 					}
-					at23 := d.Offset()
-					for i := 0; d.NextElem(i, n22); i++ {
-						s21 = cborwire.Grow(d, s21, n22, at23)
-						s21[i].DecodeCBOR(d)
+					at37 := d.Offset()
+					for i := 0; d.NextElem(i, n36); i++ {
+						s35 = cborwire.Grow(d, s35, n36, at37)
+						s35[i].DecodeCBOR(d)
 					}
-					if len(s21) == 0 {
-						s21 = []ResourceFilter{}
+					if len(s35) == 0 {
+						s35 = []ResourceFilter{}
 					}
-					m.All = s21
+					m.All = s35
 				}
-				cborwire.Keep(d, k20, m.All)
+				cborwire.Keep(d, k34, m.All)
 			}
 		case "roles":
-			if k24, ok := cborwire.ReuseSlice(d, &m.UserInfo.Roles); !ok {
+			if seen28&0x4 != 0 {
+				d.DuplicateKey("roles")
+			}
+			seen28 |= 0x4
+			if k38, ok := cborwire.ReuseSlice(d, &m.UserInfo.Roles); !ok {
 				if d.Null() {
 					m.UserInfo.Roles = nil
-				} else if n26, ok := d.OpenArray("[]string"); ok {
-					s25 := m.UserInfo.Roles[:0]
-					if cap(s25) < n26 {
-						s25 = make([]string, 0, cborwire.SliceCap[string](d, n26))
+				} else if n40, ok := d.OpenArray("[]string"); ok {
+					s39 := m.UserInfo.Roles[:0]
+					if cap(s39) < n40 {
+						s39 = make([]string, 0, cborwire.SliceCap[string](d, n40))
 					}
-					at27 := d.Offset()
-					for i := 0; d.NextElem(i, n26); i++ {
-						s25 = cborwire.Grow(d, s25, n26, at27)
-						cborwire.String(d, &s25[i])
+					at41 := d.Offset()
+					for i := 0; d.NextElem(i, n40); i++ {
+						s39 = cborwire.Grow(d, s39, n40, at41)
+						cborwire.String(d, &s39[i])
 					}
-					if len(s25) == 0 {
-						s25 = []string{}
+					if len(s39) == 0 {
+						s39 = []string{}
 					}
-					m.UserInfo.Roles = s25
+					m.UserInfo.Roles = s39
 				}
-				cborwire.Keep(d, k24, m.UserInfo.Roles)
+				cborwire.Keep(d, k38, m.UserInfo.Roles)
 			}
 		case "clusterRoles":
-			if k28, ok := cborwire.ReuseSlice(d, &m.UserInfo.ClusterRoles); !ok {
+			if seen28&0x8 != 0 {
+				d.DuplicateKey("clusterRoles")
+			}
+			seen28 |= 0x8
+			if k42, ok := cborwire.ReuseSlice(d, &m.UserInfo.ClusterRoles); !ok {
 				if d.Null() {
 					m.UserInfo.ClusterRoles = nil
-				} else if n30, ok := d.OpenArray("[]string"); ok {
-					s29 := m.UserInfo.ClusterRoles[:0]
-					if cap(s29) < n30 {
-						s29 = make([]string, 0, cborwire.SliceCap[string](d, n30))
+				} else if n44, ok := d.OpenArray("[]string"); ok {
+					s43 := m.UserInfo.ClusterRoles[:0]
+					if cap(s43) < n44 {
+						s43 = make([]string, 0, cborwire.SliceCap[string](d, n44))
 					}
-					at31 := d.Offset()
-					for i := 0; d.NextElem(i, n30); i++ {
-						s29 = cborwire.Grow(d, s29, n30, at31)
-						cborwire.String(d, &s29[i])
+					at45 := d.Offset()
+					for i := 0; d.NextElem(i, n44); i++ {
+						s43 = cborwire.Grow(d, s43, n44, at45)
+						cborwire.String(d, &s43[i])
 					}
-					if len(s29) == 0 {
-						s29 = []string{}
+					if len(s43) == 0 {
+						s43 = []string{}
 					}
-					m.UserInfo.ClusterRoles = s29
+					m.UserInfo.ClusterRoles = s43
 				}
-				cborwire.Keep(d, k28, m.UserInfo.ClusterRoles)
+				cborwire.Keep(d, k42, m.UserInfo.ClusterRoles)
 			}
 		case "resources":
+			if seen28&0x10 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen28 |= 0x10
 			m.ResourceDescription.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown29)
 		}
 	}
 	return d.Err()
@@ -2417,14 +2515,20 @@ func (m *MatchResources) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("Mutation")
+	n46, ok := d.OpenMap("Mutation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n32); i++ {
+	var seen47 uint64
+	var unknown48 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n46); i++ {
 		switch string(d.Key()) {
 		case "patchStrategicMerge":
-			if k33, ok := cborwire.ReusePtr(d, &m.RawPatchStrategicMerge); !ok {
+			if seen47&0x1 != 0 {
+				d.DuplicateKey("patchStrategicMerge")
+			}
+			seen47 |= 0x1
+			if k49, ok := cborwire.ReusePtr(d, &m.RawPatchStrategicMerge); !ok {
 				if d.Null() {
 					m.RawPatchStrategicMerge = nil
 				} else {
@@ -2433,12 +2537,16 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPatchStrategicMerge, "JSON")
 				}
-				cborwire.Keep(d, k33, m.RawPatchStrategicMerge)
+				cborwire.Keep(d, k49, m.RawPatchStrategicMerge)
 			}
 		case "patchesJson6902":
+			if seen47&0x2 != 0 {
+				d.DuplicateKey("patchesJson6902")
+			}
+			seen47 |= 0x2
 			cborwire.String(d, &m.PatchesJSON6902)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown48)
 		}
 	}
 	return d.Err()
@@ -2447,39 +2555,53 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PolicyStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n34, ok := d.OpenMap("PolicyStatus")
+	n50, ok := d.OpenMap("PolicyStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n34); i++ {
+	var seen51 uint64
+	var unknown52 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n50); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k35, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen51&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen51 |= 0x1
+			if k53, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n37, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s36 := m.Conditions[:0]
-					if cap(s36) < n37 {
-						s36 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n37))
+				} else if n55, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s54 := m.Conditions[:0]
+					if cap(s54) < n55 {
+						s54 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n55))
 					}
-					at38 := d.Offset()
-					for i := 0; d.NextElem(i, n37); i++ {
-						s36 = cborwire.Grow(d, s36, n37, at38)
-						s36[i].DecodeCBOR(d)
+					at56 := d.Offset()
+					for i := 0; d.NextElem(i, n55); i++ {
+						s54 = cborwire.Grow(d, s54, n55, at56)
+						s54[i].DecodeCBOR(d)
 					}
-					if len(s36) == 0 {
-						s36 = []metav1.Condition{}
+					if len(s54) == 0 {
+						s54 = []metav1.Condition{}
 					}
-					m.Conditions = s36
+					m.Conditions = s54
 				}
-				cborwire.Keep(d, k35, m.Conditions)
+				cborwire.Keep(d, k53, m.Conditions)
 			}
 		case "autogen":
+			if seen51&0x2 != 0 {
+				d.DuplicateKey("autogen")
+			}
+			seen51 |= 0x2
 			m.Autogen.DecodeCBOR(d)
 		case "rulecount":
+			if seen51&0x4 != 0 {
+				d.DuplicateKey("rulecount")
+			}
+			seen51 |= 0x4
 			m.RuleCount.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown52)
 		}
 	}
 	return d.Err()
@@ -2488,79 +2610,101 @@ func (m *PolicyStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
-	n39, ok := d.OpenMap("ResourceDescription")
+	n57, ok := d.OpenMap("ResourceDescription")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n39); i++ {
+	var seen58 uint64
+	var unknown59 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n57); i++ {
 		switch string(d.Key()) {
 		case "kinds":
-			if k40, ok := cborwire.ReuseSlice(d, &m.Kinds); !ok {
+			if seen58&0x1 != 0 {
+				d.DuplicateKey("kinds")
+			}
+			seen58 |= 0x1
+			if k60, ok := cborwire.ReuseSlice(d, &m.Kinds); !ok {
 				if d.Null() {
 					m.Kinds = nil
-				} else if n42, ok := d.OpenArray("[]string"); ok {
-					s41 := m.Kinds[:0]
-					if cap(s41) < n42 {
-						s41 = make([]string, 0, cborwire.SliceCap[string](d, n42))
+				} else if n62, ok := d.OpenArray("[]string"); ok {
+					s61 := m.Kinds[:0]
+					if cap(s61) < n62 {
+						s61 = make([]string, 0, cborwire.SliceCap[string](d, n62))
 					}
-					at43 := d.Offset()
-					for i := 0; d.NextElem(i, n42); i++ {
-						s41 = cborwire.Grow(d, s41, n42, at43)
-						cborwire.String(d, &s41[i])
+					at63 := d.Offset()
+					for i := 0; d.NextElem(i, n62); i++ {
+						s61 = cborwire.Grow(d, s61, n62, at63)
+						cborwire.String(d, &s61[i])
 					}
-					if len(s41) == 0 {
-						s41 = []string{}
+					if len(s61) == 0 {
+						s61 = []string{}
 					}
-					m.Kinds = s41
+					m.Kinds = s61
 				}
-				cborwire.Keep(d, k40, m.Kinds)
+				cborwire.Keep(d, k60, m.Kinds)
 			}
 		case "names":
-			if k44, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
+			if seen58&0x2 != 0 {
+				d.DuplicateKey("names")
+			}
+			seen58 |= 0x2
+			if k64, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
 				if d.Null() {
 					m.Names = nil
-				} else if n46, ok := d.OpenArray("[]string"); ok {
-					s45 := m.Names[:0]
-					if cap(s45) < n46 {
-						s45 = make([]string, 0, cborwire.SliceCap[string](d, n46))
+				} else if n66, ok := d.OpenArray("[]string"); ok {
+					s65 := m.Names[:0]
+					if cap(s65) < n66 {
+						s65 = make([]string, 0, cborwire.SliceCap[string](d, n66))
 					}
-					at47 := d.Offset()
-					for i := 0; d.NextElem(i, n46); i++ {
-						s45 = cborwire.Grow(d, s45, n46, at47)
-						cborwire.String(d, &s45[i])
+					at67 := d.Offset()
+					for i := 0; d.NextElem(i, n66); i++ {
+						s65 = cborwire.Grow(d, s65, n66, at67)
+						cborwire.String(d, &s65[i])
 					}
-					if len(s45) == 0 {
-						s45 = []string{}
+					if len(s65) == 0 {
+						s65 = []string{}
 					}
-					m.Names = s45
+					m.Names = s65
 				}
-				cborwire.Keep(d, k44, m.Names)
+				cborwire.Keep(d, k64, m.Names)
 			}
 		case "namespaces":
-			if k48, ok := cborwire.ReuseSlice(d, &m.Namespaces); !ok {
+			if seen58&0x4 != 0 {
+				d.DuplicateKey("namespaces")
+			}
+			seen58 |= 0x4
+			if k68, ok := cborwire.ReuseSlice(d, &m.Namespaces); !ok {
 				if d.Null() {
 					m.Namespaces = nil
-				} else if n50, ok := d.OpenArray("[]string"); ok {
-					s49 := m.Namespaces[:0]
-					if cap(s49) < n50 {
-						s49 = make([]string, 0, cborwire.SliceCap[string](d, n50))
+				} else if n70, ok := d.OpenArray("[]string"); ok {
+					s69 := m.Namespaces[:0]
+					if cap(s69) < n70 {
+						s69 = make([]string, 0, cborwire.SliceCap[string](d, n70))
 					}
-					at51 := d.Offset()
-					for i := 0; d.NextElem(i, n50); i++ {
-						s49 = cborwire.Grow(d, s49, n50, at51)
-						cborwire.String(d, &s49[i])
+					at71 := d.Offset()
+					for i := 0; d.NextElem(i, n70); i++ {
+						s69 = cborwire.Grow(d, s69, n70, at71)
+						cborwire.String(d, &s69[i])
 					}
-					if len(s49) == 0 {
-						s49 = []string{}
+					if len(s69) == 0 {
+						s69 = []string{}
 					}
-					m.Namespaces = s49
+					m.Namespaces = s69
 				}
-				cborwire.Keep(d, k48, m.Namespaces)
+				cborwire.Keep(d, k68, m.Namespaces)
 			}
 		case "annotations":
+			if seen58&0x8 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen58 |= 0x8
 			cborwire.StringMap(d, &m.Annotations)
 		case "selector":
-			if k52, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen58&0x10 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen58 |= 0x10
+			if k72, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -2569,10 +2713,14 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k52, m.Selector)
+				cborwire.Keep(d, k72, m.Selector)
 			}
 		case "namespaceSelector":
-			if k53, ok := cborwire.ReusePtr(d, &m.NamespaceSelector); !ok {
+			if seen58&0x20 != 0 {
+				d.DuplicateKey("namespaceSelector")
+			}
+			seen58 |= 0x20
+			if k73, ok := cborwire.ReusePtr(d, &m.NamespaceSelector); !ok {
 				if d.Null() {
 					m.NamespaceSelector = nil
 				} else {
@@ -2581,31 +2729,35 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.NamespaceSelector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k53, m.NamespaceSelector)
+				cborwire.Keep(d, k73, m.NamespaceSelector)
 			}
 		case "operations":
-			if k54, ok := cborwire.ReuseSlice(d, &m.Operations); !ok {
+			if seen58&0x40 != 0 {
+				d.DuplicateKey("operations")
+			}
+			seen58 |= 0x40
+			if k74, ok := cborwire.ReuseSlice(d, &m.Operations); !ok {
 				if d.Null() {
 					m.Operations = nil
-				} else if n56, ok := d.OpenArray("[]string"); ok {
-					s55 := m.Operations[:0]
-					if cap(s55) < n56 {
-						s55 = make([]string, 0, cborwire.SliceCap[string](d, n56))
+				} else if n76, ok := d.OpenArray("[]string"); ok {
+					s75 := m.Operations[:0]
+					if cap(s75) < n76 {
+						s75 = make([]string, 0, cborwire.SliceCap[string](d, n76))
 					}
-					at57 := d.Offset()
-					for i := 0; d.NextElem(i, n56); i++ {
-						s55 = cborwire.Grow(d, s55, n56, at57)
-						cborwire.String(d, &s55[i])
+					at77 := d.Offset()
+					for i := 0; d.NextElem(i, n76); i++ {
+						s75 = cborwire.Grow(d, s75, n76, at77)
+						cborwire.String(d, &s75[i])
 					}
-					if len(s55) == 0 {
-						s55 = []string{}
+					if len(s75) == 0 {
+						s75 = []string{}
 					}
-					m.Operations = s55
+					m.Operations = s75
 				}
-				cborwire.Keep(d, k54, m.Operations)
+				cborwire.Keep(d, k74, m.Operations)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown59)
 		}
 	}
 	return d.Err()
@@ -2614,58 +2766,72 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
-	n58, ok := d.OpenMap("ResourceFilter")
+	n78, ok := d.OpenMap("ResourceFilter")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n58); i++ {
+	var seen79 uint64
+	var unknown80 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n78); i++ {
 		switch string(d.Key()) {
 		case "roles":
-			if k59, ok := cborwire.ReuseSlice(d, &m.UserInfo.Roles); !ok {
+			if seen79&0x1 != 0 {
+				d.DuplicateKey("roles")
+			}
+			seen79 |= 0x1
+			if k81, ok := cborwire.ReuseSlice(d, &m.UserInfo.Roles); !ok {
 				if d.Null() {
 					m.UserInfo.Roles = nil
-				} else if n61, ok := d.OpenArray("[]string"); ok {
-					s60 := m.UserInfo.Roles[:0]
-					if cap(s60) < n61 {
-						s60 = make([]string, 0, cborwire.SliceCap[string](d, n61))
+				} else if n83, ok := d.OpenArray("[]string"); ok {
+					s82 := m.UserInfo.Roles[:0]
+					if cap(s82) < n83 {
+						s82 = make([]string, 0, cborwire.SliceCap[string](d, n83))
 					}
-					at62 := d.Offset()
-					for i := 0; d.NextElem(i, n61); i++ {
-						s60 = cborwire.Grow(d, s60, n61, at62)
-						cborwire.String(d, &s60[i])
+					at84 := d.Offset()
+					for i := 0; d.NextElem(i, n83); i++ {
+						s82 = cborwire.Grow(d, s82, n83, at84)
+						cborwire.String(d, &s82[i])
 					}
-					if len(s60) == 0 {
-						s60 = []string{}
+					if len(s82) == 0 {
+						s82 = []string{}
 					}
-					m.UserInfo.Roles = s60
+					m.UserInfo.Roles = s82
 				}
-				cborwire.Keep(d, k59, m.UserInfo.Roles)
+				cborwire.Keep(d, k81, m.UserInfo.Roles)
 			}
 		case "clusterRoles":
-			if k63, ok := cborwire.ReuseSlice(d, &m.UserInfo.ClusterRoles); !ok {
+			if seen79&0x2 != 0 {
+				d.DuplicateKey("clusterRoles")
+			}
+			seen79 |= 0x2
+			if k85, ok := cborwire.ReuseSlice(d, &m.UserInfo.ClusterRoles); !ok {
 				if d.Null() {
 					m.UserInfo.ClusterRoles = nil
-				} else if n65, ok := d.OpenArray("[]string"); ok {
-					s64 := m.UserInfo.ClusterRoles[:0]
-					if cap(s64) < n65 {
-						s64 = make([]string, 0, cborwire.SliceCap[string](d, n65))
+				} else if n87, ok := d.OpenArray("[]string"); ok {
+					s86 := m.UserInfo.ClusterRoles[:0]
+					if cap(s86) < n87 {
+						s86 = make([]string, 0, cborwire.SliceCap[string](d, n87))
 					}
-					at66 := d.Offset()
-					for i := 0; d.NextElem(i, n65); i++ {
-						s64 = cborwire.Grow(d, s64, n65, at66)
-						cborwire.String(d, &s64[i])
+					at88 := d.Offset()
+					for i := 0; d.NextElem(i, n87); i++ {
+						s86 = cborwire.Grow(d, s86, n87, at88)
+						cborwire.String(d, &s86[i])
 					}
-					if len(s64) == 0 {
-						s64 = []string{}
+					if len(s86) == 0 {
+						s86 = []string{}
 					}
-					m.UserInfo.ClusterRoles = s64
+					m.UserInfo.ClusterRoles = s86
 				}
-				cborwire.Keep(d, k63, m.UserInfo.ClusterRoles)
+				cborwire.Keep(d, k85, m.UserInfo.ClusterRoles)
 			}
 		case "resources":
+			if seen79&0x4 != 0 {
+				d.DuplicateKey("resources")
+			}
+			seen79 |= 0x4
 			m.ResourceDescription.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown80)
 		}
 	}
 	return d.Err()
@@ -2674,39 +2840,57 @@ func (m *ResourceFilter) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
-	n67, ok := d.OpenMap("Rule")
+	n89, ok := d.OpenMap("Rule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n67); i++ {
+	var seen90 uint64
+	var unknown91 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n89); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen90&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen90 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "context":
-			if k68, ok := cborwire.ReuseSlice(d, &m.Context); !ok {
+			if seen90&0x2 != 0 {
+				d.DuplicateKey("context")
+			}
+			seen90 |= 0x2
+			if k92, ok := cborwire.ReuseSlice(d, &m.Context); !ok {
 				if d.Null() {
 					m.Context = nil
-				} else if n70, ok := d.OpenArray("[]ContextEntry"); ok {
-					s69 := m.Context[:0]
-					if cap(s69) < n70 {
-						s69 = make([]ContextEntry, 0, cborwire.SliceCap[ContextEntry](d, n70))
+				} else if n94, ok := d.OpenArray("[]ContextEntry"); ok {
+					s93 := m.Context[:0]
+					if cap(s93) < n94 {
+						s93 = make([]ContextEntry, 0, cborwire.SliceCap[ContextEntry](d, n94))
 					}
-					at71 := d.Offset()
-					for i := 0; d.NextElem(i, n70); i++ {
-						s69 = cborwire.Grow(d, s69, n70, at71)
-						s69[i].DecodeCBOR(d)
+					at95 := d.Offset()
+					for i := 0; d.NextElem(i, n94); i++ {
+						s93 = cborwire.Grow(d, s93, n94, at95)
+						s93[i].DecodeCBOR(d)
 					}
-					if len(s69) == 0 {
-						s69 = []ContextEntry{}
+					if len(s93) == 0 {
+						s93 = []ContextEntry{}
 					}
-					m.Context = s69
+					m.Context = s93
 				}
-				cborwire.Keep(d, k68, m.Context)
+				cborwire.Keep(d, k92, m.Context)
 			}
 		case "match":
+			if seen90&0x4 != 0 {
+				d.DuplicateKey("match")
+			}
+			seen90 |= 0x4
 			m.MatchResources.DecodeCBOR(d)
 		case "exclude":
-			if k72, ok := cborwire.ReusePtr(d, &m.ExcludeResources); !ok {
+			if seen90&0x8 != 0 {
+				d.DuplicateKey("exclude")
+			}
+			seen90 |= 0x8
+			if k96, ok := cborwire.ReusePtr(d, &m.ExcludeResources); !ok {
 				if d.Null() {
 					m.ExcludeResources = nil
 				} else {
@@ -2715,10 +2899,14 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ExcludeResources).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k72, m.ExcludeResources)
+				cborwire.Keep(d, k96, m.ExcludeResources)
 			}
 		case "preconditions":
-			if k73, ok := cborwire.ReusePtr(d, &m.RawAnyAllConditions); !ok {
+			if seen90&0x10 != 0 {
+				d.DuplicateKey("preconditions")
+			}
+			seen90 |= 0x10
+			if k97, ok := cborwire.ReusePtr(d, &m.RawAnyAllConditions); !ok {
 				if d.Null() {
 					m.RawAnyAllConditions = nil
 				} else {
@@ -2727,10 +2915,14 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
-				cborwire.Keep(d, k73, m.RawAnyAllConditions)
+				cborwire.Keep(d, k97, m.RawAnyAllConditions)
 			}
 		case "mutate":
-			if k74, ok := cborwire.ReusePtr(d, &m.Mutation); !ok {
+			if seen90&0x20 != 0 {
+				d.DuplicateKey("mutate")
+			}
+			seen90 |= 0x20
+			if k98, ok := cborwire.ReusePtr(d, &m.Mutation); !ok {
 				if d.Null() {
 					m.Mutation = nil
 				} else {
@@ -2739,10 +2931,14 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Mutation).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k74, m.Mutation)
+				cborwire.Keep(d, k98, m.Mutation)
 			}
 		case "validate":
-			if k75, ok := cborwire.ReusePtr(d, &m.Validation); !ok {
+			if seen90&0x40 != 0 {
+				d.DuplicateKey("validate")
+			}
+			seen90 |= 0x40
+			if k99, ok := cborwire.ReusePtr(d, &m.Validation); !ok {
 				if d.Null() {
 					m.Validation = nil
 				} else {
@@ -2751,10 +2947,14 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Validation).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k75, m.Validation)
+				cborwire.Keep(d, k99, m.Validation)
 			}
 		case "skipBackgroundRequests":
-			if k76, ok := cborwire.ReusePtr(d, &m.SkipBackgroundRequests); !ok {
+			if seen90&0x80 != 0 {
+				d.DuplicateKey("skipBackgroundRequests")
+			}
+			seen90 |= 0x80
+			if k100, ok := cborwire.ReusePtr(d, &m.SkipBackgroundRequests); !ok {
 				if d.Null() {
 					m.SkipBackgroundRequests = nil
 				} else {
@@ -2763,10 +2963,10 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipBackgroundRequests)
 				}
-				cborwire.Keep(d, k76, m.SkipBackgroundRequests)
+				cborwire.Keep(d, k100, m.SkipBackgroundRequests)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown91)
 		}
 	}
 	return d.Err()
@@ -2775,22 +2975,40 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RuleCountStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n77, ok := d.OpenMap("RuleCountStatus")
+	n101, ok := d.OpenMap("RuleCountStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n77); i++ {
+	var seen102 uint64
+	var unknown103 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n101); i++ {
 		switch string(d.Key()) {
 		case "validate":
+			if seen102&0x1 != 0 {
+				d.DuplicateKey("validate")
+			}
+			seen102 |= 0x1
 			cborwire.Int(d, &m.Validate)
 		case "generate":
+			if seen102&0x2 != 0 {
+				d.DuplicateKey("generate")
+			}
+			seen102 |= 0x2
 			cborwire.Int(d, &m.Generate)
 		case "mutate":
+			if seen102&0x4 != 0 {
+				d.DuplicateKey("mutate")
+			}
+			seen102 |= 0x4
 			cborwire.Int(d, &m.Mutate)
 		case "verifyimages":
+			if seen102&0x8 != 0 {
+				d.DuplicateKey("verifyimages")
+			}
+			seen102 |= 0x8
 			cborwire.Int(d, &m.VerifyImages)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown103)
 		}
 	}
 	return d.Err()
@@ -2799,35 +3017,45 @@ func (m *RuleCountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
-	n78, ok := d.OpenMap("Spec")
+	n104, ok := d.OpenMap("Spec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n78); i++ {
+	var seen105 uint64
+	var unknown106 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n104); i++ {
 		switch string(d.Key()) {
 		case "rules":
-			if k79, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
+			if seen105&0x1 != 0 {
+				d.DuplicateKey("rules")
+			}
+			seen105 |= 0x1
+			if k107, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
 				if d.Null() {
 					m.Rules = nil
-				} else if n81, ok := d.OpenArray("[]Rule"); ok {
-					s80 := m.Rules[:0]
-					if cap(s80) < n81 {
-						s80 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n81))
+				} else if n109, ok := d.OpenArray("[]Rule"); ok {
+					s108 := m.Rules[:0]
+					if cap(s108) < n109 {
+						s108 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n109))
 					}
-					at82 := d.Offset()
-					for i := 0; d.NextElem(i, n81); i++ {
-						s80 = cborwire.Grow(d, s80, n81, at82)
-						s80[i].DecodeCBOR(d)
+					at110 := d.Offset()
+					for i := 0; d.NextElem(i, n109); i++ {
+						s108 = cborwire.Grow(d, s108, n109, at110)
+						s108[i].DecodeCBOR(d)
 					}
-					if len(s80) == 0 {
-						s80 = []Rule{}
+					if len(s108) == 0 {
+						s108 = []Rule{}
 					}
-					m.Rules = s80
+					m.Rules = s108
 				}
-				cborwire.Keep(d, k79, m.Rules)
+				cborwire.Keep(d, k107, m.Rules)
 			}
 		case "applyRules":
-			if k83, ok := cborwire.ReusePtr(d, &m.ApplyRules); !ok {
+			if seen105&0x2 != 0 {
+				d.DuplicateKey("applyRules")
+			}
+			seen105 |= 0x2
+			if k111, ok := cborwire.ReusePtr(d, &m.ApplyRules); !ok {
 				if d.Null() {
 					m.ApplyRules = nil
 				} else {
@@ -2836,10 +3064,14 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ApplyRules)
 				}
-				cborwire.Keep(d, k83, m.ApplyRules)
+				cborwire.Keep(d, k111, m.ApplyRules)
 			}
 		case "failurePolicy":
-			if k84, ok := cborwire.ReusePtr(d, &m.FailurePolicy); !ok {
+			if seen105&0x4 != 0 {
+				d.DuplicateKey("failurePolicy")
+			}
+			seen105 |= 0x4
+			if k112, ok := cborwire.ReusePtr(d, &m.FailurePolicy); !ok {
 				if d.Null() {
 					m.FailurePolicy = nil
 				} else {
@@ -2848,12 +3080,20 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FailurePolicy)
 				}
-				cborwire.Keep(d, k84, m.FailurePolicy)
+				cborwire.Keep(d, k112, m.FailurePolicy)
 			}
 		case "validationFailureAction":
+			if seen105&0x8 != 0 {
+				d.DuplicateKey("validationFailureAction")
+			}
+			seen105 |= 0x8
 			cborwire.String(d, &m.ValidationFailureAction)
 		case "admission":
-			if k85, ok := cborwire.ReusePtr(d, &m.Admission); !ok {
+			if seen105&0x10 != 0 {
+				d.DuplicateKey("admission")
+			}
+			seen105 |= 0x10
+			if k113, ok := cborwire.ReusePtr(d, &m.Admission); !ok {
 				if d.Null() {
 					m.Admission = nil
 				} else {
@@ -2862,10 +3102,14 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Admission)
 				}
-				cborwire.Keep(d, k85, m.Admission)
+				cborwire.Keep(d, k113, m.Admission)
 			}
 		case "background":
-			if k86, ok := cborwire.ReusePtr(d, &m.Background); !ok {
+			if seen105&0x20 != 0 {
+				d.DuplicateKey("background")
+			}
+			seen105 |= 0x20
+			if k114, ok := cborwire.ReusePtr(d, &m.Background); !ok {
 				if d.Null() {
 					m.Background = nil
 				} else {
@@ -2874,10 +3118,14 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Background)
 				}
-				cborwire.Keep(d, k86, m.Background)
+				cborwire.Keep(d, k114, m.Background)
 			}
 		case "webhookTimeoutSeconds":
-			if k87, ok := cborwire.ReusePtr(d, &m.WebhookTimeoutSeconds); !ok {
+			if seen105&0x40 != 0 {
+				d.DuplicateKey("webhookTimeoutSeconds")
+			}
+			seen105 |= 0x40
+			if k115, ok := cborwire.ReusePtr(d, &m.WebhookTimeoutSeconds); !ok {
 				if d.Null() {
 					m.WebhookTimeoutSeconds = nil
 				} else {
@@ -2886,14 +3134,22 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.WebhookTimeoutSeconds)
 				}
-				cborwire.Keep(d, k87, m.WebhookTimeoutSeconds)
+				cborwire.Keep(d, k115, m.WebhookTimeoutSeconds)
 			}
 		case "mutateExistingOnPolicyUpdate":
+			if seen105&0x80 != 0 {
+				d.DuplicateKey("mutateExistingOnPolicyUpdate")
+			}
+			seen105 |= 0x80
 			cborwire.Bool(d, &m.MutateExistingOnPolicyUpdate)
 		case "generateExisting":
+			if seen105&0x100 != 0 {
+				d.DuplicateKey("generateExisting")
+			}
+			seen105 |= 0x100
 			cborwire.Bool(d, &m.GenerateExisting)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown106)
 		}
 	}
 	return d.Err()
@@ -2902,56 +3158,66 @@ func (m *Spec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("UserInfo")
+	n116, ok := d.OpenMap("UserInfo")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen117 uint64
+	var unknown118 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n116); i++ {
 		switch string(d.Key()) {
 		case "roles":
-			if k89, ok := cborwire.ReuseSlice(d, &m.Roles); !ok {
+			if seen117&0x1 != 0 {
+				d.DuplicateKey("roles")
+			}
+			seen117 |= 0x1
+			if k119, ok := cborwire.ReuseSlice(d, &m.Roles); !ok {
 				if d.Null() {
 					m.Roles = nil
-				} else if n91, ok := d.OpenArray("[]string"); ok {
-					s90 := m.Roles[:0]
-					if cap(s90) < n91 {
-						s90 = make([]string, 0, cborwire.SliceCap[string](d, n91))
+				} else if n121, ok := d.OpenArray("[]string"); ok {
+					s120 := m.Roles[:0]
+					if cap(s120) < n121 {
+						s120 = make([]string, 0, cborwire.SliceCap[string](d, n121))
 					}
-					at92 := d.Offset()
-					for i := 0; d.NextElem(i, n91); i++ {
-						s90 = cborwire.Grow(d, s90, n91, at92)
-						cborwire.String(d, &s90[i])
+					at122 := d.Offset()
+					for i := 0; d.NextElem(i, n121); i++ {
+						s120 = cborwire.Grow(d, s120, n121, at122)
+						cborwire.String(d, &s120[i])
 					}
-					if len(s90) == 0 {
-						s90 = []string{}
+					if len(s120) == 0 {
+						s120 = []string{}
 					}
-					m.Roles = s90
+					m.Roles = s120
 				}
-				cborwire.Keep(d, k89, m.Roles)
+				cborwire.Keep(d, k119, m.Roles)
 			}
 		case "clusterRoles":
-			if k93, ok := cborwire.ReuseSlice(d, &m.ClusterRoles); !ok {
+			if seen117&0x2 != 0 {
+				d.DuplicateKey("clusterRoles")
+			}
+			seen117 |= 0x2
+			if k123, ok := cborwire.ReuseSlice(d, &m.ClusterRoles); !ok {
 				if d.Null() {
 					m.ClusterRoles = nil
-				} else if n95, ok := d.OpenArray("[]string"); ok {
-					s94 := m.ClusterRoles[:0]
-					if cap(s94) < n95 {
-						s94 = make([]string, 0, cborwire.SliceCap[string](d, n95))
+				} else if n125, ok := d.OpenArray("[]string"); ok {
+					s124 := m.ClusterRoles[:0]
+					if cap(s124) < n125 {
+						s124 = make([]string, 0, cborwire.SliceCap[string](d, n125))
 					}
-					at96 := d.Offset()
-					for i := 0; d.NextElem(i, n95); i++ {
-						s94 = cborwire.Grow(d, s94, n95, at96)
-						cborwire.String(d, &s94[i])
+					at126 := d.Offset()
+					for i := 0; d.NextElem(i, n125); i++ {
+						s124 = cborwire.Grow(d, s124, n125, at126)
+						cborwire.String(d, &s124[i])
 					}
-					if len(s94) == 0 {
-						s94 = []string{}
+					if len(s124) == 0 {
+						s124 = []string{}
 					}
-					m.ClusterRoles = s94
+					m.ClusterRoles = s124
 				}
-				cborwire.Keep(d, k93, m.ClusterRoles)
+				cborwire.Keep(d, k123, m.ClusterRoles)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown118)
 		}
 	}
 	return d.Err()
@@ -2960,16 +3226,26 @@ func (m *UserInfo) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
-	n97, ok := d.OpenMap("Validation")
+	n127, ok := d.OpenMap("Validation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n97); i++ {
+	var seen128 uint64
+	var unknown129 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n127); i++ {
 		switch string(d.Key()) {
 		case "message":
+			if seen128&0x1 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen128 |= 0x1
 			cborwire.String(d, &m.Message)
 		case "pattern":
-			if k98, ok := cborwire.ReusePtr(d, &m.RawPattern); !ok {
+			if seen128&0x2 != 0 {
+				d.DuplicateKey("pattern")
+			}
+			seen128 |= 0x2
+			if k130, ok := cborwire.ReusePtr(d, &m.RawPattern); !ok {
 				if d.Null() {
 					m.RawPattern = nil
 				} else {
@@ -2978,10 +3254,14 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPattern, "JSON")
 				}
-				cborwire.Keep(d, k98, m.RawPattern)
+				cborwire.Keep(d, k130, m.RawPattern)
 			}
 		case "anyPattern":
-			if k99, ok := cborwire.ReusePtr(d, &m.RawAnyPattern); !ok {
+			if seen128&0x4 != 0 {
+				d.DuplicateKey("anyPattern")
+			}
+			seen128 |= 0x4
+			if k131, ok := cborwire.ReusePtr(d, &m.RawAnyPattern); !ok {
 				if d.Null() {
 					m.RawAnyPattern = nil
 				} else {
@@ -2990,10 +3270,14 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyPattern, "JSON")
 				}
-				cborwire.Keep(d, k99, m.RawAnyPattern)
+				cborwire.Keep(d, k131, m.RawAnyPattern)
 			}
 		case "deny":
-			if k100, ok := cborwire.ReusePtr(d, &m.Deny); !ok {
+			if seen128&0x8 != 0 {
+				d.DuplicateKey("deny")
+			}
+			seen128 |= 0x8
+			if k132, ok := cborwire.ReusePtr(d, &m.Deny); !ok {
 				if d.Null() {
 					m.Deny = nil
 				} else {
@@ -3002,10 +3286,10 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Deny).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k100, m.Deny)
+				cborwire.Keep(d, k132, m.Deny)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown129)
 		}
 	}
 	return d.Err()
@@ -3014,14 +3298,20 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
-	n101, ok := d.OpenMap("Variable")
+	n133, ok := d.OpenMap("Variable")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n101); i++ {
+	var seen134 uint64
+	var unknown135 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n133); i++ {
 		switch string(d.Key()) {
 		case "value":
-			if k102, ok := cborwire.ReusePtr(d, &m.Value); !ok {
+			if seen134&0x1 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen134 |= 0x1
+			if k136, ok := cborwire.ReusePtr(d, &m.Value); !ok {
 				if d.Null() {
 					m.Value = nil
 				} else {
@@ -3030,12 +3320,20 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.Value, "JSON")
 				}
-				cborwire.Keep(d, k102, m.Value)
+				cborwire.Keep(d, k136, m.Value)
 			}
 		case "jmesPath":
+			if seen134&0x2 != 0 {
+				d.DuplicateKey("jmesPath")
+			}
+			seen134 |= 0x2
 			cborwire.String(d, &m.JMESPath)
 		case "default":
-			if k103, ok := cborwire.ReusePtr(d, &m.Default); !ok {
+			if seen134&0x4 != 0 {
+				d.DuplicateKey("default")
+			}
+			seen134 |= 0x4
+			if k137, ok := cborwire.ReusePtr(d, &m.Default); !ok {
 				if d.Null() {
 					m.Default = nil
 				} else {
@@ -3044,10 +3342,10 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.Default, "JSON")
 				}
-				cborwire.Keep(d, k103, m.Default)
+				cborwire.Keep(d, k137, m.Default)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown135)
 		}
 	}
 	return d.Err()
@@ -3056,41 +3354,59 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ClusterPolicyList) DecodeCBOR(d *cborwire.Decoder) error {
-	n104, ok := d.OpenMap("ClusterPolicyList")
+	n138, ok := d.OpenMap("ClusterPolicyList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n104); i++ {
+	var seen139 uint64
+	var unknown140 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n138); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen139&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen139 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen139&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen139 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen139&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen139 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k105, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen139&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen139 |= 0x8
+			if k141, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n107, ok := d.OpenArray("[]ClusterPolicy"); ok {
-					s106 := m.Items[:0]
-					if cap(s106) < n107 {
-						s106 = make([]ClusterPolicy, 0, cborwire.SliceCap[ClusterPolicy](d, n107))
+				} else if n143, ok := d.OpenArray("[]ClusterPolicy"); ok {
+					s142 := m.Items[:0]
+					if cap(s142) < n143 {
+						s142 = make([]ClusterPolicy, 0, cborwire.SliceCap[ClusterPolicy](d, n143))
 					}
-					at108 := d.Offset()
-					for i := 0; d.NextElem(i, n107); i++ {
-						s106 = cborwire.Grow(d, s106, n107, at108)
-						s106[i].DecodeCBOR(d)
+					at144 := d.Offset()
+					for i := 0; d.NextElem(i, n143); i++ {
+						s142 = cborwire.Grow(d, s142, n143, at144)
+						s142[i].DecodeCBOR(d)
 					}
-					if len(s106) == 0 {
-						s106 = []ClusterPolicy{}
+					if len(s142) == 0 {
+						s142 = []ClusterPolicy{}
 					}
-					m.Items = s106
+					m.Items = s142
 				}
-				cborwire.Keep(d, k105, m.Items)
+				cborwire.Keep(d, k141, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown140)
 		}
 	}
 	return d.Err()

@@ -629,18 +629,36 @@ func (m *PrometheusRule) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -649,35 +667,41 @@ func (m *PrometheusRule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PrometheusRuleSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("PrometheusRuleSpec")
+	n4, ok := d.OpenMap("PrometheusRuleSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "groups":
-			if k3, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("groups")
+			}
+			seen5 |= 0x1
+			if k7, ok := cborwire.ReuseSlice(d, &m.Groups); !ok {
 				if d.Null() {
 					m.Groups = nil
-				} else if n5, ok := d.OpenArray("[]RuleGroup"); ok {
-					s4 := m.Groups[:0]
-					if cap(s4) < n5 {
-						s4 = make([]RuleGroup, 0, cborwire.SliceCap[RuleGroup](d, n5))
+				} else if n9, ok := d.OpenArray("[]RuleGroup"); ok {
+					s8 := m.Groups[:0]
+					if cap(s8) < n9 {
+						s8 = make([]RuleGroup, 0, cborwire.SliceCap[RuleGroup](d, n9))
 					}
-					at6 := d.Offset()
-					for i := 0; d.NextElem(i, n5); i++ {
-						s4 = cborwire.Grow(d, s4, n5, at6)
-						s4[i].DecodeCBOR(d)
+					at10 := d.Offset()
+					for i := 0; d.NextElem(i, n9); i++ {
+						s8 = cborwire.Grow(d, s8, n9, at10)
+						s8[i].DecodeCBOR(d)
 					}
-					if len(s4) == 0 {
-						s4 = []RuleGroup{}
+					if len(s8) == 0 {
+						s8 = []RuleGroup{}
 					}
-					m.Groups = s4
+					m.Groups = s8
 				}
-				cborwire.Keep(d, k3, m.Groups)
+				cborwire.Keep(d, k7, m.Groups)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -686,20 +710,38 @@ func (m *PrometheusRuleSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("Rule")
+	n11, ok := d.OpenMap("Rule")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "record":
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("record")
+			}
+			seen12 |= 0x1
 			cborwire.String(d, &m.Record)
 		case "alert":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("alert")
+			}
+			seen12 |= 0x2
 			cborwire.String(d, &m.Alert)
 		case "expr":
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("expr")
+			}
+			seen12 |= 0x4
 			m.Expr.DecodeCBOR(d)
 		case "for":
-			if k8, ok := cborwire.ReusePtr(d, &m.For); !ok {
+			if seen12&0x8 != 0 {
+				d.DuplicateKey("for")
+			}
+			seen12 |= 0x8
+			if k14, ok := cborwire.ReusePtr(d, &m.For); !ok {
 				if d.Null() {
 					m.For = nil
 				} else {
@@ -708,10 +750,14 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.For)
 				}
-				cborwire.Keep(d, k8, m.For)
+				cborwire.Keep(d, k14, m.For)
 			}
 		case "keep_firing_for":
-			if k9, ok := cborwire.ReusePtr(d, &m.KeepFiringFor); !ok {
+			if seen12&0x10 != 0 {
+				d.DuplicateKey("keep_firing_for")
+			}
+			seen12 |= 0x10
+			if k15, ok := cborwire.ReusePtr(d, &m.KeepFiringFor); !ok {
 				if d.Null() {
 					m.KeepFiringFor = nil
 				} else {
@@ -720,14 +766,22 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KeepFiringFor)
 				}
-				cborwire.Keep(d, k9, m.KeepFiringFor)
+				cborwire.Keep(d, k15, m.KeepFiringFor)
 			}
 		case "labels":
+			if seen12&0x20 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen12 |= 0x20
 			cborwire.StringMap(d, &m.Labels)
 		case "annotations":
+			if seen12&0x40 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen12 |= 0x40
 			cborwire.StringMap(d, &m.Annotations)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -736,18 +790,32 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("RuleGroup")
+	n16, ok := d.OpenMap("RuleGroup")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n10); i++ {
+	var seen17 uint64
+	var unknown18 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n16); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen17&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen17 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "labels":
+			if seen17&0x2 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen17 |= 0x2
 			cborwire.StringMap(d, &m.Labels)
 		case "interval":
-			if k11, ok := cborwire.ReusePtr(d, &m.Interval); !ok {
+			if seen17&0x4 != 0 {
+				d.DuplicateKey("interval")
+			}
+			seen17 |= 0x4
+			if k19, ok := cborwire.ReusePtr(d, &m.Interval); !ok {
 				if d.Null() {
 					m.Interval = nil
 				} else {
@@ -756,10 +824,14 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Interval)
 				}
-				cborwire.Keep(d, k11, m.Interval)
+				cborwire.Keep(d, k19, m.Interval)
 			}
 		case "query_offset":
-			if k12, ok := cborwire.ReusePtr(d, &m.QueryOffset); !ok {
+			if seen17&0x8 != 0 {
+				d.DuplicateKey("query_offset")
+			}
+			seen17 |= 0x8
+			if k20, ok := cborwire.ReusePtr(d, &m.QueryOffset); !ok {
 				if d.Null() {
 					m.QueryOffset = nil
 				} else {
@@ -768,33 +840,45 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.QueryOffset)
 				}
-				cborwire.Keep(d, k12, m.QueryOffset)
+				cborwire.Keep(d, k20, m.QueryOffset)
 			}
 		case "rules":
-			if k13, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
+			if seen17&0x10 != 0 {
+				d.DuplicateKey("rules")
+			}
+			seen17 |= 0x10
+			if k21, ok := cborwire.ReuseSlice(d, &m.Rules); !ok {
 				if d.Null() {
 					m.Rules = nil
-				} else if n15, ok := d.OpenArray("[]Rule"); ok {
-					s14 := m.Rules[:0]
-					if cap(s14) < n15 {
-						s14 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n15))
+				} else if n23, ok := d.OpenArray("[]Rule"); ok {
+					s22 := m.Rules[:0]
+					if cap(s22) < n23 {
+						s22 = make([]Rule, 0, cborwire.SliceCap[Rule](d, n23))
 					}
-					at16 := d.Offset()
-					for i := 0; d.NextElem(i, n15); i++ {
-						s14 = cborwire.Grow(d, s14, n15, at16)
-						s14[i].DecodeCBOR(d)
+					at24 := d.Offset()
+					for i := 0; d.NextElem(i, n23); i++ {
+						s22 = cborwire.Grow(d, s22, n23, at24)
+						s22[i].DecodeCBOR(d)
 					}
-					if len(s14) == 0 {
-						s14 = []Rule{}
+					if len(s22) == 0 {
+						s22 = []Rule{}
 					}
-					m.Rules = s14
+					m.Rules = s22
 				}
-				cborwire.Keep(d, k13, m.Rules)
+				cborwire.Keep(d, k21, m.Rules)
 			}
 		case "partial_response_strategy":
+			if seen17&0x20 != 0 {
+				d.DuplicateKey("partial_response_strategy")
+			}
+			seen17 |= 0x20
 			cborwire.String(d, &m.PartialResponseStrategy)
 		case "limit":
-			if k17, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
+			if seen17&0x40 != 0 {
+				d.DuplicateKey("limit")
+			}
+			seen17 |= 0x40
+			if k25, ok := cborwire.ReusePtr(d, &m.Limit); !ok {
 				if d.Null() {
 					m.Limit = nil
 				} else {
@@ -803,10 +887,10 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Limit)
 				}
-				cborwire.Keep(d, k17, m.Limit)
+				cborwire.Keep(d, k25, m.Limit)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown18)
 		}
 	}
 	return d.Err()
@@ -815,41 +899,59 @@ func (m *RuleGroup) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PrometheusRuleList) DecodeCBOR(d *cborwire.Decoder) error {
-	n18, ok := d.OpenMap("PrometheusRuleList")
+	n26, ok := d.OpenMap("PrometheusRuleList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n18); i++ {
+	var seen27 uint64
+	var unknown28 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n26); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen27&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen27 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen27&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen27 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen27&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen27 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k19, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen27&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen27 |= 0x8
+			if k29, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n21, ok := d.OpenArray("[]PrometheusRule"); ok {
-					s20 := m.Items[:0]
-					if cap(s20) < n21 {
-						s20 = make([]PrometheusRule, 0, cborwire.SliceCap[PrometheusRule](d, n21))
+				} else if n31, ok := d.OpenArray("[]PrometheusRule"); ok {
+					s30 := m.Items[:0]
+					if cap(s30) < n31 {
+						s30 = make([]PrometheusRule, 0, cborwire.SliceCap[PrometheusRule](d, n31))
 					}
-					at22 := d.Offset()
-					for i := 0; d.NextElem(i, n21); i++ {
-						s20 = cborwire.Grow(d, s20, n21, at22)
-						s20[i].DecodeCBOR(d)
+					at32 := d.Offset()
+					for i := 0; d.NextElem(i, n31); i++ {
+						s30 = cborwire.Grow(d, s30, n31, at32)
+						s30[i].DecodeCBOR(d)
 					}
-					if len(s20) == 0 {
-						s20 = []PrometheusRule{}
+					if len(s30) == 0 {
+						s30 = []PrometheusRule{}
 					}
-					m.Items = s20
+					m.Items = s30
 				}
-				cborwire.Keep(d, k19, m.Items)
+				cborwire.Keep(d, k29, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown28)
 		}
 	}
 	return d.Err()

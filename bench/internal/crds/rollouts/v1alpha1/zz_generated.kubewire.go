@@ -2824,14 +2824,28 @@ func (m *AnalysisRunArgument) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "value":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("value")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.Value)
 		case "valueFrom":
-			if k2, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("valueFrom")
+			}
+			seen2 |= 0x4
+			if k4, ok := cborwire.ReusePtr(d, &m.ValueFrom); !ok {
 				if d.Null() {
 					m.ValueFrom = nil
 				} else {
@@ -2840,10 +2854,10 @@ func (m *AnalysisRunArgument) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k2, m.ValueFrom)
+				cborwire.Keep(d, k4, m.ValueFrom)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -2852,18 +2866,28 @@ func (m *AnalysisRunArgument) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *AnalysisTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("AnalysisTemplateRef")
+	n5, ok := d.OpenMap("AnalysisTemplateRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen6 uint64
+	var unknown7 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n5); i++ {
 		switch string(d.Key()) {
 		case "templateName":
+			if seen6&0x1 != 0 {
+				d.DuplicateKey("templateName")
+			}
+			seen6 |= 0x1
 			cborwire.String(d, &m.TemplateName)
 		case "clusterScope":
+			if seen6&0x2 != 0 {
+				d.DuplicateKey("clusterScope")
+			}
+			seen6 |= 0x2
 			cborwire.Bool(d, &m.ClusterScope)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown7)
 		}
 	}
 	return d.Err()
@@ -2872,14 +2896,20 @@ func (m *AnalysisTemplateRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
-	n4, ok := d.OpenMap("ArgumentValueFrom")
+	n8, ok := d.OpenMap("ArgumentValueFrom")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n4); i++ {
+	var seen9 uint64
+	var unknown10 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n8); i++ {
 		switch string(d.Key()) {
 		case "podTemplateHashValue":
-			if k5, ok := cborwire.ReusePtr(d, &m.PodTemplateHashValue); !ok {
+			if seen9&0x1 != 0 {
+				d.DuplicateKey("podTemplateHashValue")
+			}
+			seen9 |= 0x1
+			if k11, ok := cborwire.ReusePtr(d, &m.PodTemplateHashValue); !ok {
 				if d.Null() {
 					m.PodTemplateHashValue = nil
 				} else {
@@ -2888,10 +2918,14 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PodTemplateHashValue)
 				}
-				cborwire.Keep(d, k5, m.PodTemplateHashValue)
+				cborwire.Keep(d, k11, m.PodTemplateHashValue)
 			}
 		case "fieldRef":
-			if k6, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
+			if seen9&0x2 != 0 {
+				d.DuplicateKey("fieldRef")
+			}
+			seen9 |= 0x2
+			if k12, ok := cborwire.ReusePtr(d, &m.FieldRef); !ok {
 				if d.Null() {
 					m.FieldRef = nil
 				} else {
@@ -2900,10 +2934,10 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k6, m.FieldRef)
+				cborwire.Keep(d, k12, m.FieldRef)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown10)
 		}
 	}
 	return d.Err()
@@ -2912,18 +2946,32 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("BlueGreenStrategy")
+	n13, ok := d.OpenMap("BlueGreenStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen14 uint64
+	var unknown15 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n13); i++ {
 		switch string(d.Key()) {
 		case "activeService":
+			if seen14&0x1 != 0 {
+				d.DuplicateKey("activeService")
+			}
+			seen14 |= 0x1
 			cborwire.String(d, &m.ActiveService)
 		case "previewService":
+			if seen14&0x2 != 0 {
+				d.DuplicateKey("previewService")
+			}
+			seen14 |= 0x2
 			cborwire.String(d, &m.PreviewService)
 		case "autoPromotionEnabled":
-			if k8, ok := cborwire.ReusePtr(d, &m.AutoPromotionEnabled); !ok {
+			if seen14&0x4 != 0 {
+				d.DuplicateKey("autoPromotionEnabled")
+			}
+			seen14 |= 0x4
+			if k16, ok := cborwire.ReusePtr(d, &m.AutoPromotionEnabled); !ok {
 				if d.Null() {
 					m.AutoPromotionEnabled = nil
 				} else {
@@ -2932,10 +2980,14 @@ func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoPromotionEnabled)
 				}
-				cborwire.Keep(d, k8, m.AutoPromotionEnabled)
+				cborwire.Keep(d, k16, m.AutoPromotionEnabled)
 			}
 		case "scaleDownDelaySeconds":
-			if k9, ok := cborwire.ReusePtr(d, &m.ScaleDownDelaySeconds); !ok {
+			if seen14&0x8 != 0 {
+				d.DuplicateKey("scaleDownDelaySeconds")
+			}
+			seen14 |= 0x8
+			if k17, ok := cborwire.ReusePtr(d, &m.ScaleDownDelaySeconds); !ok {
 				if d.Null() {
 					m.ScaleDownDelaySeconds = nil
 				} else {
@@ -2944,10 +2996,10 @@ func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ScaleDownDelaySeconds)
 				}
-				cborwire.Keep(d, k9, m.ScaleDownDelaySeconds)
+				cborwire.Keep(d, k17, m.ScaleDownDelaySeconds)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown15)
 		}
 	}
 	return d.Err()
@@ -2956,14 +3008,20 @@ func (m *BlueGreenStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n10, ok := d.OpenMap("CanaryStatus")
+	n18, ok := d.OpenMap("CanaryStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n10); i++ {
+	var seen19 uint64
+	var unknown20 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n18); i++ {
 		switch string(d.Key()) {
 		case "currentStepAnalysisRunStatus":
-			if k11, ok := cborwire.ReusePtr(d, &m.CurrentStepAnalysisRunStatus); !ok {
+			if seen19&0x1 != 0 {
+				d.DuplicateKey("currentStepAnalysisRunStatus")
+			}
+			seen19 |= 0x1
+			if k21, ok := cborwire.ReusePtr(d, &m.CurrentStepAnalysisRunStatus); !ok {
 				if d.Null() {
 					m.CurrentStepAnalysisRunStatus = nil
 				} else {
@@ -2972,10 +3030,14 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CurrentStepAnalysisRunStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k11, m.CurrentStepAnalysisRunStatus)
+				cborwire.Keep(d, k21, m.CurrentStepAnalysisRunStatus)
 			}
 		case "currentBackgroundAnalysisRunStatus":
-			if k12, ok := cborwire.ReusePtr(d, &m.CurrentBackgroundAnalysisRunStatus); !ok {
+			if seen19&0x2 != 0 {
+				d.DuplicateKey("currentBackgroundAnalysisRunStatus")
+			}
+			seen19 |= 0x2
+			if k22, ok := cborwire.ReusePtr(d, &m.CurrentBackgroundAnalysisRunStatus); !ok {
 				if d.Null() {
 					m.CurrentBackgroundAnalysisRunStatus = nil
 				} else {
@@ -2984,10 +3046,14 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CurrentBackgroundAnalysisRunStatus).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k12, m.CurrentBackgroundAnalysisRunStatus)
+				cborwire.Keep(d, k22, m.CurrentBackgroundAnalysisRunStatus)
 			}
 		case "weights":
-			if k13, ok := cborwire.ReusePtr(d, &m.Weights); !ok {
+			if seen19&0x4 != 0 {
+				d.DuplicateKey("weights")
+			}
+			seen19 |= 0x4
+			if k23, ok := cborwire.ReusePtr(d, &m.Weights); !ok {
 				if d.Null() {
 					m.Weights = nil
 				} else {
@@ -2996,12 +3062,16 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Weights).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k13, m.Weights)
+				cborwire.Keep(d, k23, m.Weights)
 			}
 		case "stablePingPong":
+			if seen19&0x8 != 0 {
+				d.DuplicateKey("stablePingPong")
+			}
+			seen19 |= 0x8
 			cborwire.String(d, &m.StablePingPong)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown20)
 		}
 	}
 	return d.Err()
@@ -3010,14 +3080,20 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
-	n14, ok := d.OpenMap("CanaryStep")
+	n24, ok := d.OpenMap("CanaryStep")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n14); i++ {
+	var seen25 uint64
+	var unknown26 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n24); i++ {
 		switch string(d.Key()) {
 		case "setWeight":
-			if k15, ok := cborwire.ReusePtr(d, &m.SetWeight); !ok {
+			if seen25&0x1 != 0 {
+				d.DuplicateKey("setWeight")
+			}
+			seen25 |= 0x1
+			if k27, ok := cborwire.ReusePtr(d, &m.SetWeight); !ok {
 				if d.Null() {
 					m.SetWeight = nil
 				} else {
@@ -3026,10 +3102,14 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.SetWeight)
 				}
-				cborwire.Keep(d, k15, m.SetWeight)
+				cborwire.Keep(d, k27, m.SetWeight)
 			}
 		case "pause":
-			if k16, ok := cborwire.ReusePtr(d, &m.Pause); !ok {
+			if seen25&0x2 != 0 {
+				d.DuplicateKey("pause")
+			}
+			seen25 |= 0x2
+			if k28, ok := cborwire.ReusePtr(d, &m.Pause); !ok {
 				if d.Null() {
 					m.Pause = nil
 				} else {
@@ -3038,10 +3118,14 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Pause).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k16, m.Pause)
+				cborwire.Keep(d, k28, m.Pause)
 			}
 		case "analysis":
-			if k17, ok := cborwire.ReusePtr(d, &m.Analysis); !ok {
+			if seen25&0x4 != 0 {
+				d.DuplicateKey("analysis")
+			}
+			seen25 |= 0x4
+			if k29, ok := cborwire.ReusePtr(d, &m.Analysis); !ok {
 				if d.Null() {
 					m.Analysis = nil
 				} else {
@@ -3050,10 +3134,14 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k17, m.Analysis)
+				cborwire.Keep(d, k29, m.Analysis)
 			}
 		case "setCanaryScale":
-			if k18, ok := cborwire.ReusePtr(d, &m.SetCanaryScale); !ok {
+			if seen25&0x8 != 0 {
+				d.DuplicateKey("setCanaryScale")
+			}
+			seen25 |= 0x8
+			if k30, ok := cborwire.ReusePtr(d, &m.SetCanaryScale); !ok {
 				if d.Null() {
 					m.SetCanaryScale = nil
 				} else {
@@ -3062,10 +3150,10 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.SetCanaryScale).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k18, m.SetCanaryScale)
+				cborwire.Keep(d, k30, m.SetCanaryScale)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown26)
 		}
 	}
 	return d.Err()
@@ -3074,39 +3162,57 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n19, ok := d.OpenMap("CanaryStrategy")
+	n31, ok := d.OpenMap("CanaryStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n19); i++ {
+	var seen32 uint64
+	var unknown33 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "canaryService":
+			if seen32&0x1 != 0 {
+				d.DuplicateKey("canaryService")
+			}
+			seen32 |= 0x1
 			cborwire.String(d, &m.CanaryService)
 		case "stableService":
+			if seen32&0x2 != 0 {
+				d.DuplicateKey("stableService")
+			}
+			seen32 |= 0x2
 			cborwire.String(d, &m.StableService)
 		case "steps":
-			if k20, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
+			if seen32&0x4 != 0 {
+				d.DuplicateKey("steps")
+			}
+			seen32 |= 0x4
+			if k34, ok := cborwire.ReuseSlice(d, &m.Steps); !ok {
 				if d.Null() {
 					m.Steps = nil
-				} else if n22, ok := d.OpenArray("[]CanaryStep"); ok {
-					s21 := m.Steps[:0]
-					if cap(s21) < n22 {
-						s21 = make([]CanaryStep, 0, cborwire.SliceCap[CanaryStep](d, n22))
+				} else if n36, ok := d.OpenArray("[]CanaryStep"); ok {
+					s35 := m.Steps[:0]
+					if cap(s35) < n36 {
+						s35 = make([]CanaryStep, 0, cborwire.SliceCap[CanaryStep](d, n36))
 					}
-					at23 := d.Offset()
-					for i := 0; d.NextElem(i, n22); i++ {
-						s21 = cborwire.Grow(d, s21, n22, at23)
-						s21[i].DecodeCBOR(d)
+					at37 := d.Offset()
+					for i := 0; d.NextElem(i, n36); i++ {
+						s35 = cborwire.Grow(d, s35, n36, at37)
+						s35[i].DecodeCBOR(d)
 					}
-					if len(s21) == 0 {
-						s21 = []CanaryStep{}
+					if len(s35) == 0 {
+						s35 = []CanaryStep{}
 					}
-					m.Steps = s21
+					m.Steps = s35
 				}
-				cborwire.Keep(d, k20, m.Steps)
+				cborwire.Keep(d, k34, m.Steps)
 			}
 		case "trafficRouting":
-			if k24, ok := cborwire.ReusePtr(d, &m.TrafficRouting); !ok {
+			if seen32&0x8 != 0 {
+				d.DuplicateKey("trafficRouting")
+			}
+			seen32 |= 0x8
+			if k38, ok := cborwire.ReusePtr(d, &m.TrafficRouting); !ok {
 				if d.Null() {
 					m.TrafficRouting = nil
 				} else {
@@ -3115,10 +3221,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.TrafficRouting).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k24, m.TrafficRouting)
+				cborwire.Keep(d, k38, m.TrafficRouting)
 			}
 		case "maxUnavailable":
-			if k25, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
+			if seen32&0x10 != 0 {
+				d.DuplicateKey("maxUnavailable")
+			}
+			seen32 |= 0x10
+			if k39, ok := cborwire.ReusePtr(d, &m.MaxUnavailable); !ok {
 				if d.Null() {
 					m.MaxUnavailable = nil
 				} else {
@@ -3127,10 +3237,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k25, m.MaxUnavailable)
+				cborwire.Keep(d, k39, m.MaxUnavailable)
 			}
 		case "maxSurge":
-			if k26, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
+			if seen32&0x20 != 0 {
+				d.DuplicateKey("maxSurge")
+			}
+			seen32 |= 0x20
+			if k40, ok := cborwire.ReusePtr(d, &m.MaxSurge); !ok {
 				if d.Null() {
 					m.MaxSurge = nil
 				} else {
@@ -3139,10 +3253,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k26, m.MaxSurge)
+				cborwire.Keep(d, k40, m.MaxSurge)
 			}
 		case "analysis":
-			if k27, ok := cborwire.ReusePtr(d, &m.Analysis); !ok {
+			if seen32&0x40 != 0 {
+				d.DuplicateKey("analysis")
+			}
+			seen32 |= 0x40
+			if k41, ok := cborwire.ReusePtr(d, &m.Analysis); !ok {
 				if d.Null() {
 					m.Analysis = nil
 				} else {
@@ -3151,10 +3269,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k27, m.Analysis)
+				cborwire.Keep(d, k41, m.Analysis)
 			}
 		case "canaryMetadata":
-			if k28, ok := cborwire.ReusePtr(d, &m.CanaryMetadata); !ok {
+			if seen32&0x80 != 0 {
+				d.DuplicateKey("canaryMetadata")
+			}
+			seen32 |= 0x80
+			if k42, ok := cborwire.ReusePtr(d, &m.CanaryMetadata); !ok {
 				if d.Null() {
 					m.CanaryMetadata = nil
 				} else {
@@ -3163,10 +3285,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.CanaryMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k28, m.CanaryMetadata)
+				cborwire.Keep(d, k42, m.CanaryMetadata)
 			}
 		case "stableMetadata":
-			if k29, ok := cborwire.ReusePtr(d, &m.StableMetadata); !ok {
+			if seen32&0x100 != 0 {
+				d.DuplicateKey("stableMetadata")
+			}
+			seen32 |= 0x100
+			if k43, ok := cborwire.ReusePtr(d, &m.StableMetadata); !ok {
 				if d.Null() {
 					m.StableMetadata = nil
 				} else {
@@ -3175,10 +3301,14 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.StableMetadata).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k29, m.StableMetadata)
+				cborwire.Keep(d, k43, m.StableMetadata)
 			}
 		case "scaleDownDelaySeconds":
-			if k30, ok := cborwire.ReusePtr(d, &m.ScaleDownDelaySeconds); !ok {
+			if seen32&0x200 != 0 {
+				d.DuplicateKey("scaleDownDelaySeconds")
+			}
+			seen32 |= 0x200
+			if k44, ok := cborwire.ReusePtr(d, &m.ScaleDownDelaySeconds); !ok {
 				if d.Null() {
 					m.ScaleDownDelaySeconds = nil
 				} else {
@@ -3187,12 +3317,16 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ScaleDownDelaySeconds)
 				}
-				cborwire.Keep(d, k30, m.ScaleDownDelaySeconds)
+				cborwire.Keep(d, k44, m.ScaleDownDelaySeconds)
 			}
 		case "dynamicStableScale":
+			if seen32&0x400 != 0 {
+				d.DuplicateKey("dynamicStableScale")
+			}
+			seen32 |= 0x400
 			cborwire.Bool(d, &m.DynamicStableScale)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown33)
 		}
 	}
 	return d.Err()
@@ -3201,16 +3335,22 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *FieldRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n31, ok := d.OpenMap("FieldRef")
+	n45, ok := d.OpenMap("FieldRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n31); i++ {
+	var seen46 uint64
+	var unknown47 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n45); i++ {
 		switch string(d.Key()) {
 		case "fieldPath":
+			if seen46&0x1 != 0 {
+				d.DuplicateKey("fieldPath")
+			}
+			seen46 |= 0x1
 			cborwire.String(d, &m.FieldPath)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown47)
 		}
 	}
 	return d.Err()
@@ -3219,16 +3359,22 @@ func (m *FieldRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *MangedRoutes) DecodeCBOR(d *cborwire.Decoder) error {
-	n32, ok := d.OpenMap("MangedRoutes")
+	n48, ok := d.OpenMap("MangedRoutes")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n32); i++ {
+	var seen49 uint64
+	var unknown50 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n48); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen49&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen49 |= 0x1
 			cborwire.String(d, &m.Name)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown50)
 		}
 	}
 	return d.Err()
@@ -3237,20 +3383,34 @@ func (m *MangedRoutes) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *NginxTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
-	n33, ok := d.OpenMap("NginxTrafficRouting")
+	n51, ok := d.OpenMap("NginxTrafficRouting")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n33); i++ {
+	var seen52 uint64
+	var unknown53 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n51); i++ {
 		switch string(d.Key()) {
 		case "annotationPrefix":
+			if seen52&0x1 != 0 {
+				d.DuplicateKey("annotationPrefix")
+			}
+			seen52 |= 0x1
 			cborwire.String(d, &m.AnnotationPrefix)
 		case "stableIngress":
+			if seen52&0x2 != 0 {
+				d.DuplicateKey("stableIngress")
+			}
+			seen52 |= 0x2
 			cborwire.String(d, &m.StableIngress)
 		case "additionalIngressAnnotations":
+			if seen52&0x4 != 0 {
+				d.DuplicateKey("additionalIngressAnnotations")
+			}
+			seen52 |= 0x4
 			cborwire.StringMap(d, &m.AdditionalIngressAnnotations)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown53)
 		}
 	}
 	return d.Err()
@@ -3259,20 +3419,34 @@ func (m *NginxTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ObjectRef) DecodeCBOR(d *cborwire.Decoder) error {
-	n34, ok := d.OpenMap("ObjectRef")
+	n54, ok := d.OpenMap("ObjectRef")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n34); i++ {
+	var seen55 uint64
+	var unknown56 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n54); i++ {
 		switch string(d.Key()) {
 		case "apiVersion":
+			if seen55&0x1 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen55 |= 0x1
 			cborwire.String(d, &m.APIVersion)
 		case "kind":
+			if seen55&0x2 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen55 |= 0x2
 			cborwire.String(d, &m.Kind)
 		case "name":
+			if seen55&0x4 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen55 |= 0x4
 			cborwire.String(d, &m.Name)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown56)
 		}
 	}
 	return d.Err()
@@ -3281,18 +3455,28 @@ func (m *ObjectRef) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PauseCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n35, ok := d.OpenMap("PauseCondition")
+	n57, ok := d.OpenMap("PauseCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n35); i++ {
+	var seen58 uint64
+	var unknown59 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n57); i++ {
 		switch string(d.Key()) {
 		case "reason":
+			if seen58&0x1 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen58 |= 0x1
 			cborwire.String(d, &m.Reason)
 		case "startTime":
+			if seen58&0x2 != 0 {
+				d.DuplicateKey("startTime")
+			}
+			seen58 |= 0x2
 			m.StartTime.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown59)
 		}
 	}
 	return d.Err()
@@ -3301,18 +3485,28 @@ func (m *PauseCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *PodTemplateMetadata) DecodeCBOR(d *cborwire.Decoder) error {
-	n36, ok := d.OpenMap("PodTemplateMetadata")
+	n60, ok := d.OpenMap("PodTemplateMetadata")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n36); i++ {
+	var seen61 uint64
+	var unknown62 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n60); i++ {
 		switch string(d.Key()) {
 		case "labels":
+			if seen61&0x1 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen61 |= 0x1
 			cborwire.StringMap(d, &m.Labels)
 		case "annotations":
+			if seen61&0x2 != 0 {
+				d.DuplicateKey("annotations")
+			}
+			seen61 |= 0x2
 			cborwire.StringMap(d, &m.Annotations)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown62)
 		}
 	}
 	return d.Err()
@@ -3321,24 +3515,46 @@ func (m *PodTemplateMetadata) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Rollout) DecodeCBOR(d *cborwire.Decoder) error {
-	n37, ok := d.OpenMap("Rollout")
+	n63, ok := d.OpenMap("Rollout")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n37); i++ {
+	var seen64 uint64
+	var unknown65 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n63); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen64&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen64 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen64&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen64 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen64&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen64 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen64&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen64 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen64&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen64 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown65)
 		}
 	}
 	return d.Err()
@@ -3347,56 +3563,66 @@ func (m *Rollout) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutAnalysis) DecodeCBOR(d *cborwire.Decoder) error {
-	n38, ok := d.OpenMap("RolloutAnalysis")
+	n66, ok := d.OpenMap("RolloutAnalysis")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n38); i++ {
+	var seen67 uint64
+	var unknown68 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n66); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k39, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
+			if seen67&0x1 != 0 {
+				d.DuplicateKey("templates")
+			}
+			seen67 |= 0x1
+			if k69, ok := cborwire.ReuseSlice(d, &m.Templates); !ok {
 				if d.Null() {
 					m.Templates = nil
-				} else if n41, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
-					s40 := m.Templates[:0]
-					if cap(s40) < n41 {
-						s40 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n41))
+				} else if n71, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
+					s70 := m.Templates[:0]
+					if cap(s70) < n71 {
+						s70 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n71))
 					}
-					at42 := d.Offset()
-					for i := 0; d.NextElem(i, n41); i++ {
-						s40 = cborwire.Grow(d, s40, n41, at42)
-						s40[i].DecodeCBOR(d)
+					at72 := d.Offset()
+					for i := 0; d.NextElem(i, n71); i++ {
+						s70 = cborwire.Grow(d, s70, n71, at72)
+						s70[i].DecodeCBOR(d)
 					}
-					if len(s40) == 0 {
-						s40 = []AnalysisTemplateRef{}
+					if len(s70) == 0 {
+						s70 = []AnalysisTemplateRef{}
 					}
-					m.Templates = s40
+					m.Templates = s70
 				}
-				cborwire.Keep(d, k39, m.Templates)
+				cborwire.Keep(d, k69, m.Templates)
 			}
 		case "args":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
+			if seen67&0x2 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen67 |= 0x2
+			if k73, ok := cborwire.ReuseSlice(d, &m.Args); !ok {
 				if d.Null() {
 					m.Args = nil
-				} else if n45, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
-					s44 := m.Args[:0]
-					if cap(s44) < n45 {
-						s44 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n45))
+				} else if n75, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
+					s74 := m.Args[:0]
+					if cap(s74) < n75 {
+						s74 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n75))
 					}
-					at46 := d.Offset()
-					for i := 0; d.NextElem(i, n45); i++ {
-						s44 = cborwire.Grow(d, s44, n45, at46)
-						s44[i].DecodeCBOR(d)
+					at76 := d.Offset()
+					for i := 0; d.NextElem(i, n75); i++ {
+						s74 = cborwire.Grow(d, s74, n75, at76)
+						s74[i].DecodeCBOR(d)
 					}
-					if len(s44) == 0 {
-						s44 = []AnalysisRunArgument{}
+					if len(s74) == 0 {
+						s74 = []AnalysisRunArgument{}
 					}
-					m.Args = s44
+					m.Args = s74
 				}
-				cborwire.Keep(d, k43, m.Args)
+				cborwire.Keep(d, k73, m.Args)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown68)
 		}
 	}
 	return d.Err()
@@ -3405,56 +3631,70 @@ func (m *RolloutAnalysis) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
-	n47, ok := d.OpenMap("RolloutAnalysisBackground")
+	n77, ok := d.OpenMap("RolloutAnalysisBackground")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n47); i++ {
+	var seen78 uint64
+	var unknown79 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n77); i++ {
 		switch string(d.Key()) {
 		case "templates":
-			if k48, ok := cborwire.ReuseSlice(d, &m.RolloutAnalysis.Templates); !ok {
+			if seen78&0x1 != 0 {
+				d.DuplicateKey("templates")
+			}
+			seen78 |= 0x1
+			if k80, ok := cborwire.ReuseSlice(d, &m.RolloutAnalysis.Templates); !ok {
 				if d.Null() {
 					m.RolloutAnalysis.Templates = nil
-				} else if n50, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
-					s49 := m.RolloutAnalysis.Templates[:0]
-					if cap(s49) < n50 {
-						s49 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n50))
+				} else if n82, ok := d.OpenArray("[]AnalysisTemplateRef"); ok {
+					s81 := m.RolloutAnalysis.Templates[:0]
+					if cap(s81) < n82 {
+						s81 = make([]AnalysisTemplateRef, 0, cborwire.SliceCap[AnalysisTemplateRef](d, n82))
 					}
-					at51 := d.Offset()
-					for i := 0; d.NextElem(i, n50); i++ {
-						s49 = cborwire.Grow(d, s49, n50, at51)
-						s49[i].DecodeCBOR(d)
+					at83 := d.Offset()
+					for i := 0; d.NextElem(i, n82); i++ {
+						s81 = cborwire.Grow(d, s81, n82, at83)
+						s81[i].DecodeCBOR(d)
 					}
-					if len(s49) == 0 {
-						s49 = []AnalysisTemplateRef{}
+					if len(s81) == 0 {
+						s81 = []AnalysisTemplateRef{}
 					}
-					m.RolloutAnalysis.Templates = s49
+					m.RolloutAnalysis.Templates = s81
 				}
-				cborwire.Keep(d, k48, m.RolloutAnalysis.Templates)
+				cborwire.Keep(d, k80, m.RolloutAnalysis.Templates)
 			}
 		case "args":
-			if k52, ok := cborwire.ReuseSlice(d, &m.RolloutAnalysis.Args); !ok {
+			if seen78&0x2 != 0 {
+				d.DuplicateKey("args")
+			}
+			seen78 |= 0x2
+			if k84, ok := cborwire.ReuseSlice(d, &m.RolloutAnalysis.Args); !ok {
 				if d.Null() {
 					m.RolloutAnalysis.Args = nil
-				} else if n54, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
-					s53 := m.RolloutAnalysis.Args[:0]
-					if cap(s53) < n54 {
-						s53 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n54))
+				} else if n86, ok := d.OpenArray("[]AnalysisRunArgument"); ok {
+					s85 := m.RolloutAnalysis.Args[:0]
+					if cap(s85) < n86 {
+						s85 = make([]AnalysisRunArgument, 0, cborwire.SliceCap[AnalysisRunArgument](d, n86))
 					}
-					at55 := d.Offset()
-					for i := 0; d.NextElem(i, n54); i++ {
-						s53 = cborwire.Grow(d, s53, n54, at55)
-						s53[i].DecodeCBOR(d)
+					at87 := d.Offset()
+					for i := 0; d.NextElem(i, n86); i++ {
+						s85 = cborwire.Grow(d, s85, n86, at87)
+						s85[i].DecodeCBOR(d)
 					}
-					if len(s53) == 0 {
-						s53 = []AnalysisRunArgument{}
+					if len(s85) == 0 {
+						s85 = []AnalysisRunArgument{}
 					}
-					m.RolloutAnalysis.Args = s53
+					m.RolloutAnalysis.Args = s85
 				}
-				cborwire.Keep(d, k52, m.RolloutAnalysis.Args)
+				cborwire.Keep(d, k84, m.RolloutAnalysis.Args)
 			}
 		case "startingStep":
-			if k56, ok := cborwire.ReusePtr(d, &m.StartingStep); !ok {
+			if seen78&0x4 != 0 {
+				d.DuplicateKey("startingStep")
+			}
+			seen78 |= 0x4
+			if k88, ok := cborwire.ReusePtr(d, &m.StartingStep); !ok {
 				if d.Null() {
 					m.StartingStep = nil
 				} else {
@@ -3463,10 +3703,10 @@ func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.StartingStep)
 				}
-				cborwire.Keep(d, k56, m.StartingStep)
+				cborwire.Keep(d, k88, m.StartingStep)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown79)
 		}
 	}
 	return d.Err()
@@ -3475,20 +3715,34 @@ func (m *RolloutAnalysisBackground) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutAnalysisRunStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n57, ok := d.OpenMap("RolloutAnalysisRunStatus")
+	n89, ok := d.OpenMap("RolloutAnalysisRunStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n57); i++ {
+	var seen90 uint64
+	var unknown91 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n89); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen90&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen90 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "status":
+			if seen90&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen90 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "message":
+			if seen90&0x4 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen90 |= 0x4
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown91)
 		}
 	}
 	return d.Err()
@@ -3497,26 +3751,52 @@ func (m *RolloutAnalysisRunStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutCondition) DecodeCBOR(d *cborwire.Decoder) error {
-	n58, ok := d.OpenMap("RolloutCondition")
+	n92, ok := d.OpenMap("RolloutCondition")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n58); i++ {
+	var seen93 uint64
+	var unknown94 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n92); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen93&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen93 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen93&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen93 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastUpdateTime":
+			if seen93&0x4 != 0 {
+				d.DuplicateKey("lastUpdateTime")
+			}
+			seen93 |= 0x4
 			m.LastUpdateTime.DecodeCBOR(d)
 		case "lastTransitionTime":
+			if seen93&0x8 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen93 |= 0x8
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen93&0x10 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen93 |= 0x10
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen93&0x20 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen93 |= 0x20
 			cborwire.String(d, &m.Message)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown94)
 		}
 	}
 	return d.Err()
@@ -3525,14 +3805,20 @@ func (m *RolloutCondition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutPause) DecodeCBOR(d *cborwire.Decoder) error {
-	n59, ok := d.OpenMap("RolloutPause")
+	n95, ok := d.OpenMap("RolloutPause")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n59); i++ {
+	var seen96 uint64
+	var unknown97 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n95); i++ {
 		switch string(d.Key()) {
 		case "duration":
-			if k60, ok := cborwire.ReusePtr(d, &m.Duration); !ok {
+			if seen96&0x1 != 0 {
+				d.DuplicateKey("duration")
+			}
+			seen96 |= 0x1
+			if k98, ok := cborwire.ReusePtr(d, &m.Duration); !ok {
 				if d.Null() {
 					m.Duration = nil
 				} else {
@@ -3541,10 +3827,10 @@ func (m *RolloutPause) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k60, m.Duration)
+				cborwire.Keep(d, k98, m.Duration)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown97)
 		}
 	}
 	return d.Err()
@@ -3553,14 +3839,20 @@ func (m *RolloutPause) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n61, ok := d.OpenMap("RolloutSpec")
+	n99, ok := d.OpenMap("RolloutSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n61); i++ {
+	var seen100 uint64
+	var unknown101 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n99); i++ {
 		switch string(d.Key()) {
 		case "replicas":
-			if k62, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen100&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen100 |= 0x1
+			if k102, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -3569,10 +3861,14 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k62, m.Replicas)
+				cborwire.Keep(d, k102, m.Replicas)
 			}
 		case "selector":
-			if k63, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen100&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen100 |= 0x2
+			if k103, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -3581,12 +3877,20 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k63, m.Selector)
+				cborwire.Keep(d, k103, m.Selector)
 			}
 		case "template":
+			if seen100&0x4 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen100 |= 0x4
 			m.Template.DecodeCBOR(d)
 		case "workloadRef":
-			if k64, ok := cborwire.ReusePtr(d, &m.WorkloadRef); !ok {
+			if seen100&0x8 != 0 {
+				d.DuplicateKey("workloadRef")
+			}
+			seen100 |= 0x8
+			if k104, ok := cborwire.ReusePtr(d, &m.WorkloadRef); !ok {
 				if d.Null() {
 					m.WorkloadRef = nil
 				} else {
@@ -3595,14 +3899,26 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WorkloadRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k64, m.WorkloadRef)
+				cborwire.Keep(d, k104, m.WorkloadRef)
 			}
 		case "minReadySeconds":
+			if seen100&0x10 != 0 {
+				d.DuplicateKey("minReadySeconds")
+			}
+			seen100 |= 0x10
 			cborwire.Int(d, &m.MinReadySeconds)
 		case "strategy":
+			if seen100&0x20 != 0 {
+				d.DuplicateKey("strategy")
+			}
+			seen100 |= 0x20
 			m.Strategy.DecodeCBOR(d)
 		case "revisionHistoryLimit":
-			if k65, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
+			if seen100&0x40 != 0 {
+				d.DuplicateKey("revisionHistoryLimit")
+			}
+			seen100 |= 0x40
+			if k105, ok := cborwire.ReusePtr(d, &m.RevisionHistoryLimit); !ok {
 				if d.Null() {
 					m.RevisionHistoryLimit = nil
 				} else {
@@ -3611,12 +3927,20 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.RevisionHistoryLimit)
 				}
-				cborwire.Keep(d, k65, m.RevisionHistoryLimit)
+				cborwire.Keep(d, k105, m.RevisionHistoryLimit)
 			}
 		case "paused":
+			if seen100&0x80 != 0 {
+				d.DuplicateKey("paused")
+			}
+			seen100 |= 0x80
 			cborwire.Bool(d, &m.Paused)
 		case "progressDeadlineSeconds":
-			if k66, ok := cborwire.ReusePtr(d, &m.ProgressDeadlineSeconds); !ok {
+			if seen100&0x100 != 0 {
+				d.DuplicateKey("progressDeadlineSeconds")
+			}
+			seen100 |= 0x100
+			if k106, ok := cborwire.ReusePtr(d, &m.ProgressDeadlineSeconds); !ok {
 				if d.Null() {
 					m.ProgressDeadlineSeconds = nil
 				} else {
@@ -3625,12 +3949,20 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.ProgressDeadlineSeconds)
 				}
-				cborwire.Keep(d, k66, m.ProgressDeadlineSeconds)
+				cborwire.Keep(d, k106, m.ProgressDeadlineSeconds)
 			}
 		case "progressDeadlineAbort":
+			if seen100&0x200 != 0 {
+				d.DuplicateKey("progressDeadlineAbort")
+			}
+			seen100 |= 0x200
 			cborwire.Bool(d, &m.ProgressDeadlineAbort)
 		case "restartAt":
-			if k67, ok := cborwire.ReusePtr(d, &m.RestartAt); !ok {
+			if seen100&0x400 != 0 {
+				d.DuplicateKey("restartAt")
+			}
+			seen100 |= 0x400
+			if k107, ok := cborwire.ReusePtr(d, &m.RestartAt); !ok {
 				if d.Null() {
 					m.RestartAt = nil
 				} else {
@@ -3639,10 +3971,10 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.RestartAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k67, m.RestartAt)
+				cborwire.Keep(d, k107, m.RestartAt)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown101)
 		}
 	}
 	return d.Err()
@@ -3651,39 +3983,57 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n68, ok := d.OpenMap("RolloutStatus")
+	n108, ok := d.OpenMap("RolloutStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n68); i++ {
+	var seen109 uint64
+	var unknown110 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n108); i++ {
 		switch string(d.Key()) {
 		case "abort":
+			if seen109&0x1 != 0 {
+				d.DuplicateKey("abort")
+			}
+			seen109 |= 0x1
 			cborwire.Bool(d, &m.Abort)
 		case "pauseConditions":
-			if k69, ok := cborwire.ReuseSlice(d, &m.PauseConditions); !ok {
+			if seen109&0x2 != 0 {
+				d.DuplicateKey("pauseConditions")
+			}
+			seen109 |= 0x2
+			if k111, ok := cborwire.ReuseSlice(d, &m.PauseConditions); !ok {
 				if d.Null() {
 					m.PauseConditions = nil
-				} else if n71, ok := d.OpenArray("[]PauseCondition"); ok {
-					s70 := m.PauseConditions[:0]
-					if cap(s70) < n71 {
-						s70 = make([]PauseCondition, 0, cborwire.SliceCap[PauseCondition](d, n71))
+				} else if n113, ok := d.OpenArray("[]PauseCondition"); ok {
+					s112 := m.PauseConditions[:0]
+					if cap(s112) < n113 {
+						s112 = make([]PauseCondition, 0, cborwire.SliceCap[PauseCondition](d, n113))
 					}
-					at72 := d.Offset()
-					for i := 0; d.NextElem(i, n71); i++ {
-						s70 = cborwire.Grow(d, s70, n71, at72)
-						s70[i].DecodeCBOR(d)
+					at114 := d.Offset()
+					for i := 0; d.NextElem(i, n113); i++ {
+						s112 = cborwire.Grow(d, s112, n113, at114)
+						s112[i].DecodeCBOR(d)
 					}
-					if len(s70) == 0 {
-						s70 = []PauseCondition{}
+					if len(s112) == 0 {
+						s112 = []PauseCondition{}
 					}
-					m.PauseConditions = s70
+					m.PauseConditions = s112
 				}
-				cborwire.Keep(d, k69, m.PauseConditions)
+				cborwire.Keep(d, k111, m.PauseConditions)
 			}
 		case "controllerPause":
+			if seen109&0x4 != 0 {
+				d.DuplicateKey("controllerPause")
+			}
+			seen109 |= 0x4
 			cborwire.Bool(d, &m.ControllerPause)
 		case "abortedAt":
-			if k73, ok := cborwire.ReusePtr(d, &m.AbortedAt); !ok {
+			if seen109&0x8 != 0 {
+				d.DuplicateKey("abortedAt")
+			}
+			seen109 |= 0x8
+			if k115, ok := cborwire.ReusePtr(d, &m.AbortedAt); !ok {
 				if d.Null() {
 					m.AbortedAt = nil
 				} else {
@@ -3692,22 +4042,50 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.AbortedAt).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k73, m.AbortedAt)
+				cborwire.Keep(d, k115, m.AbortedAt)
 			}
 		case "currentPodHash":
+			if seen109&0x10 != 0 {
+				d.DuplicateKey("currentPodHash")
+			}
+			seen109 |= 0x10
 			cborwire.String(d, &m.CurrentPodHash)
 		case "currentStepHash":
+			if seen109&0x20 != 0 {
+				d.DuplicateKey("currentStepHash")
+			}
+			seen109 |= 0x20
 			cborwire.String(d, &m.CurrentStepHash)
 		case "replicas":
+			if seen109&0x40 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen109 |= 0x40
 			cborwire.Int(d, &m.Replicas)
 		case "updatedReplicas":
+			if seen109&0x80 != 0 {
+				d.DuplicateKey("updatedReplicas")
+			}
+			seen109 |= 0x80
 			cborwire.Int(d, &m.UpdatedReplicas)
 		case "readyReplicas":
+			if seen109&0x100 != 0 {
+				d.DuplicateKey("readyReplicas")
+			}
+			seen109 |= 0x100
 			cborwire.Int(d, &m.ReadyReplicas)
 		case "availableReplicas":
+			if seen109&0x200 != 0 {
+				d.DuplicateKey("availableReplicas")
+			}
+			seen109 |= 0x200
 			cborwire.Int(d, &m.AvailableReplicas)
 		case "currentStepIndex":
-			if k74, ok := cborwire.ReusePtr(d, &m.CurrentStepIndex); !ok {
+			if seen109&0x400 != 0 {
+				d.DuplicateKey("currentStepIndex")
+			}
+			seen109 |= 0x400
+			if k116, ok := cborwire.ReusePtr(d, &m.CurrentStepIndex); !ok {
 				if d.Null() {
 					m.CurrentStepIndex = nil
 				} else {
@@ -3716,10 +4094,14 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CurrentStepIndex)
 				}
-				cborwire.Keep(d, k74, m.CurrentStepIndex)
+				cborwire.Keep(d, k116, m.CurrentStepIndex)
 			}
 		case "collisionCount":
-			if k75, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
+			if seen109&0x800 != 0 {
+				d.DuplicateKey("collisionCount")
+			}
+			seen109 |= 0x800
+			if k117, ok := cborwire.ReusePtr(d, &m.CollisionCount); !ok {
 				if d.Null() {
 					m.CollisionCount = nil
 				} else {
@@ -3728,47 +4110,83 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.CollisionCount)
 				}
-				cborwire.Keep(d, k75, m.CollisionCount)
+				cborwire.Keep(d, k117, m.CollisionCount)
 			}
 		case "observedGeneration":
+			if seen109&0x1000 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen109 |= 0x1000
 			cborwire.String(d, &m.ObservedGeneration)
 		case "conditions":
-			if k76, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen109&0x2000 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen109 |= 0x2000
+			if k118, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n78, ok := d.OpenArray("[]RolloutCondition"); ok {
-					s77 := m.Conditions[:0]
-					if cap(s77) < n78 {
-						s77 = make([]RolloutCondition, 0, cborwire.SliceCap[RolloutCondition](d, n78))
+				} else if n120, ok := d.OpenArray("[]RolloutCondition"); ok {
+					s119 := m.Conditions[:0]
+					if cap(s119) < n120 {
+						s119 = make([]RolloutCondition, 0, cborwire.SliceCap[RolloutCondition](d, n120))
 					}
-					at79 := d.Offset()
-					for i := 0; d.NextElem(i, n78); i++ {
-						s77 = cborwire.Grow(d, s77, n78, at79)
-						s77[i].DecodeCBOR(d)
+					at121 := d.Offset()
+					for i := 0; d.NextElem(i, n120); i++ {
+						s119 = cborwire.Grow(d, s119, n120, at121)
+						s119[i].DecodeCBOR(d)
 					}
-					if len(s77) == 0 {
-						s77 = []RolloutCondition{}
+					if len(s119) == 0 {
+						s119 = []RolloutCondition{}
 					}
-					m.Conditions = s77
+					m.Conditions = s119
 				}
-				cborwire.Keep(d, k76, m.Conditions)
+				cborwire.Keep(d, k118, m.Conditions)
 			}
 		case "canary":
+			if seen109&0x4000 != 0 {
+				d.DuplicateKey("canary")
+			}
+			seen109 |= 0x4000
 			m.Canary.DecodeCBOR(d)
 		case "HPAReplicas":
+			if seen109&0x8000 != 0 {
+				d.DuplicateKey("HPAReplicas")
+			}
+			seen109 |= 0x8000
 			cborwire.Int(d, &m.HPAReplicas)
 		case "selector":
+			if seen109&0x10000 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen109 |= 0x10000
 			cborwire.String(d, &m.Selector)
 		case "stableRS":
+			if seen109&0x20000 != 0 {
+				d.DuplicateKey("stableRS")
+			}
+			seen109 |= 0x20000
 			cborwire.String(d, &m.StableRS)
 		case "phase":
+			if seen109&0x40000 != 0 {
+				d.DuplicateKey("phase")
+			}
+			seen109 |= 0x40000
 			cborwire.String(d, &m.Phase)
 		case "message":
+			if seen109&0x80000 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen109 |= 0x80000
 			cborwire.String(d, &m.Message)
 		case "workloadObservedGeneration":
+			if seen109&0x100000 != 0 {
+				d.DuplicateKey("workloadObservedGeneration")
+			}
+			seen109 |= 0x100000
 			cborwire.String(d, &m.WorkloadObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown110)
 		}
 	}
 	return d.Err()
@@ -3777,14 +4195,20 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
-	n80, ok := d.OpenMap("RolloutStrategy")
+	n122, ok := d.OpenMap("RolloutStrategy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n80); i++ {
+	var seen123 uint64
+	var unknown124 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n122); i++ {
 		switch string(d.Key()) {
 		case "blueGreen":
-			if k81, ok := cborwire.ReusePtr(d, &m.BlueGreen); !ok {
+			if seen123&0x1 != 0 {
+				d.DuplicateKey("blueGreen")
+			}
+			seen123 |= 0x1
+			if k125, ok := cborwire.ReusePtr(d, &m.BlueGreen); !ok {
 				if d.Null() {
 					m.BlueGreen = nil
 				} else {
@@ -3793,10 +4217,14 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.BlueGreen).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k81, m.BlueGreen)
+				cborwire.Keep(d, k125, m.BlueGreen)
 			}
 		case "canary":
-			if k82, ok := cborwire.ReusePtr(d, &m.Canary); !ok {
+			if seen123&0x2 != 0 {
+				d.DuplicateKey("canary")
+			}
+			seen123 |= 0x2
+			if k126, ok := cborwire.ReusePtr(d, &m.Canary); !ok {
 				if d.Null() {
 					m.Canary = nil
 				} else {
@@ -3805,10 +4233,10 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Canary).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k82, m.Canary)
+				cborwire.Keep(d, k126, m.Canary)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown124)
 		}
 	}
 	return d.Err()
@@ -3817,14 +4245,20 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("RolloutTrafficRouting")
+	n127, ok := d.OpenMap("RolloutTrafficRouting")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n83); i++ {
+	var seen128 uint64
+	var unknown129 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n127); i++ {
 		switch string(d.Key()) {
 		case "nginx":
-			if k84, ok := cborwire.ReusePtr(d, &m.Nginx); !ok {
+			if seen128&0x1 != 0 {
+				d.DuplicateKey("nginx")
+			}
+			seen128 |= 0x1
+			if k130, ok := cborwire.ReusePtr(d, &m.Nginx); !ok {
 				if d.Null() {
 					m.Nginx = nil
 				} else {
@@ -3833,31 +4267,35 @@ func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Nginx).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k84, m.Nginx)
+				cborwire.Keep(d, k130, m.Nginx)
 			}
 		case "managedRoutes":
-			if k85, ok := cborwire.ReuseSlice(d, &m.ManagedRoutes); !ok {
+			if seen128&0x2 != 0 {
+				d.DuplicateKey("managedRoutes")
+			}
+			seen128 |= 0x2
+			if k131, ok := cborwire.ReuseSlice(d, &m.ManagedRoutes); !ok {
 				if d.Null() {
 					m.ManagedRoutes = nil
-				} else if n87, ok := d.OpenArray("[]MangedRoutes"); ok {
-					s86 := m.ManagedRoutes[:0]
-					if cap(s86) < n87 {
-						s86 = make([]MangedRoutes, 0, cborwire.SliceCap[MangedRoutes](d, n87))
+				} else if n133, ok := d.OpenArray("[]MangedRoutes"); ok {
+					s132 := m.ManagedRoutes[:0]
+					if cap(s132) < n133 {
+						s132 = make([]MangedRoutes, 0, cborwire.SliceCap[MangedRoutes](d, n133))
 					}
-					at88 := d.Offset()
-					for i := 0; d.NextElem(i, n87); i++ {
-						s86 = cborwire.Grow(d, s86, n87, at88)
-						s86[i].DecodeCBOR(d)
+					at134 := d.Offset()
+					for i := 0; d.NextElem(i, n133); i++ {
+						s132 = cborwire.Grow(d, s132, n133, at134)
+						s132[i].DecodeCBOR(d)
 					}
-					if len(s86) == 0 {
-						s86 = []MangedRoutes{}
+					if len(s132) == 0 {
+						s132 = []MangedRoutes{}
 					}
-					m.ManagedRoutes = s86
+					m.ManagedRoutes = s132
 				}
-				cborwire.Keep(d, k85, m.ManagedRoutes)
+				cborwire.Keep(d, k131, m.ManagedRoutes)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown129)
 		}
 	}
 	return d.Err()
@@ -3866,14 +4304,20 @@ func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
-	n89, ok := d.OpenMap("SetCanaryScale")
+	n135, ok := d.OpenMap("SetCanaryScale")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n89); i++ {
+	var seen136 uint64
+	var unknown137 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n135); i++ {
 		switch string(d.Key()) {
 		case "weight":
-			if k90, ok := cborwire.ReusePtr(d, &m.Weight); !ok {
+			if seen136&0x1 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen136 |= 0x1
+			if k138, ok := cborwire.ReusePtr(d, &m.Weight); !ok {
 				if d.Null() {
 					m.Weight = nil
 				} else {
@@ -3882,10 +4326,14 @@ func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Weight)
 				}
-				cborwire.Keep(d, k90, m.Weight)
+				cborwire.Keep(d, k138, m.Weight)
 			}
 		case "replicas":
-			if k91, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen136&0x2 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen136 |= 0x2
+			if k139, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -3894,12 +4342,16 @@ func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k91, m.Replicas)
+				cborwire.Keep(d, k139, m.Replicas)
 			}
 		case "matchTrafficWeight":
+			if seen136&0x4 != 0 {
+				d.DuplicateKey("matchTrafficWeight")
+			}
+			seen136 |= 0x4
 			cborwire.Bool(d, &m.MatchTrafficWeight)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown137)
 		}
 	}
 	return d.Err()
@@ -3908,18 +4360,32 @@ func (m *SetCanaryScale) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *TrafficWeights) DecodeCBOR(d *cborwire.Decoder) error {
-	n92, ok := d.OpenMap("TrafficWeights")
+	n140, ok := d.OpenMap("TrafficWeights")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n92); i++ {
+	var seen141 uint64
+	var unknown142 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n140); i++ {
 		switch string(d.Key()) {
 		case "canary":
+			if seen141&0x1 != 0 {
+				d.DuplicateKey("canary")
+			}
+			seen141 |= 0x1
 			m.Canary.DecodeCBOR(d)
 		case "stable":
+			if seen141&0x2 != 0 {
+				d.DuplicateKey("stable")
+			}
+			seen141 |= 0x2
 			m.Stable.DecodeCBOR(d)
 		case "verified":
-			if k93, ok := cborwire.ReusePtr(d, &m.Verified); !ok {
+			if seen141&0x4 != 0 {
+				d.DuplicateKey("verified")
+			}
+			seen141 |= 0x4
+			if k143, ok := cborwire.ReusePtr(d, &m.Verified); !ok {
 				if d.Null() {
 					m.Verified = nil
 				} else {
@@ -3928,10 +4394,10 @@ func (m *TrafficWeights) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.Verified)
 				}
-				cborwire.Keep(d, k93, m.Verified)
+				cborwire.Keep(d, k143, m.Verified)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown142)
 		}
 	}
 	return d.Err()
@@ -3940,20 +4406,34 @@ func (m *TrafficWeights) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WeightDestination) DecodeCBOR(d *cborwire.Decoder) error {
-	n94, ok := d.OpenMap("WeightDestination")
+	n144, ok := d.OpenMap("WeightDestination")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n94); i++ {
+	var seen145 uint64
+	var unknown146 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n144); i++ {
 		switch string(d.Key()) {
 		case "weight":
+			if seen145&0x1 != 0 {
+				d.DuplicateKey("weight")
+			}
+			seen145 |= 0x1
 			cborwire.Int(d, &m.Weight)
 		case "serviceName":
+			if seen145&0x2 != 0 {
+				d.DuplicateKey("serviceName")
+			}
+			seen145 |= 0x2
 			cborwire.String(d, &m.ServiceName)
 		case "podTemplateHash":
+			if seen145&0x4 != 0 {
+				d.DuplicateKey("podTemplateHash")
+			}
+			seen145 |= 0x4
 			cborwire.String(d, &m.PodTemplateHash)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown146)
 		}
 	}
 	return d.Err()
@@ -3962,41 +4442,59 @@ func (m *WeightDestination) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *RolloutList) DecodeCBOR(d *cborwire.Decoder) error {
-	n95, ok := d.OpenMap("RolloutList")
+	n147, ok := d.OpenMap("RolloutList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n95); i++ {
+	var seen148 uint64
+	var unknown149 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n147); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen148&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen148 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen148&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen148 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen148&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen148 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k96, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen148&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen148 |= 0x8
+			if k150, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n98, ok := d.OpenArray("[]Rollout"); ok {
-					s97 := m.Items[:0]
-					if cap(s97) < n98 {
-						s97 = make([]Rollout, 0, cborwire.SliceCap[Rollout](d, n98))
+				} else if n152, ok := d.OpenArray("[]Rollout"); ok {
+					s151 := m.Items[:0]
+					if cap(s151) < n152 {
+						s151 = make([]Rollout, 0, cborwire.SliceCap[Rollout](d, n152))
 					}
-					at99 := d.Offset()
-					for i := 0; d.NextElem(i, n98); i++ {
-						s97 = cborwire.Grow(d, s97, n98, at99)
-						s97[i].DecodeCBOR(d)
+					at153 := d.Offset()
+					for i := 0; d.NextElem(i, n152); i++ {
+						s151 = cborwire.Grow(d, s151, n152, at153)
+						s151[i].DecodeCBOR(d)
 					}
-					if len(s97) == 0 {
-						s97 = []Rollout{}
+					if len(s151) == 0 {
+						s151 = []Rollout{}
 					}
-					m.Items = s97
+					m.Items = s151
 				}
-				cborwire.Keep(d, k96, m.Items)
+				cborwire.Keep(d, k150, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown149)
 		}
 	}
 	return d.Err()

@@ -4200,22 +4200,48 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "type":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("type")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.Type)
 		case "status":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.Status)
 		case "lastTransitionTime":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("lastTransitionTime")
+			}
+			seen2 |= 0x4
 			m.LastTransitionTime.DecodeCBOR(d)
 		case "reason":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("reason")
+			}
+			seen2 |= 0x8
 			cborwire.String(d, &m.Reason)
 		case "message":
+			if seen2&0x10 != 0 {
+				d.DuplicateKey("message")
+			}
+			seen2 |= 0x10
 			cborwire.String(d, &m.Message)
 		case "observedGeneration":
+			if seen2&0x20 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen2 |= 0x20
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -4224,24 +4250,46 @@ func (m *Condition) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Instance) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("Instance")
+	n4, ok := d.OpenMap("Instance")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen5 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen5 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen5&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen5 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen5&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen5 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -4250,14 +4298,20 @@ func (m *Instance) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("InstanceInitParameters")
+	n7, ok := d.OpenMap("InstanceInitParameters")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen8 uint64
+	var unknown9 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if k4, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if seen8&0x1 != 0 {
+				d.DuplicateKey("allocatedStorage")
+			}
+			seen8 |= 0x1
+			if k10, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -4266,10 +4320,14 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k4, m.AllocatedStorage)
+				cborwire.Keep(d, k10, m.AllocatedStorage)
 			}
 		case "engine":
-			if k5, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if seen8&0x2 != 0 {
+				d.DuplicateKey("engine")
+			}
+			seen8 |= 0x2
+			if k11, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -4278,10 +4336,14 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k5, m.Engine)
+				cborwire.Keep(d, k11, m.Engine)
 			}
 		case "engineVersion":
-			if k6, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if seen8&0x4 != 0 {
+				d.DuplicateKey("engineVersion")
+			}
+			seen8 |= 0x4
+			if k12, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -4290,10 +4352,14 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k6, m.EngineVersion)
+				cborwire.Keep(d, k12, m.EngineVersion)
 			}
 		case "instanceClass":
-			if k7, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if seen8&0x8 != 0 {
+				d.DuplicateKey("instanceClass")
+			}
+			seen8 |= 0x8
+			if k13, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -4302,40 +4368,47 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k7, m.InstanceClass)
+				cborwire.Keep(d, k13, m.InstanceClass)
 			}
 		case "tags":
-			if k8, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+			if seen8&0x10 != 0 {
+				d.DuplicateKey("tags")
+			}
+			seen8 |= 0x10
+			if k14, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n9, ok := d.OpenMap("map[string]*string"); ok {
-					if m.Tags == nil {
-						m.Tags = make(map[string]*string, cborwire.MapCap(n9))
-					}
-					for i := 0; d.NextKey(i, n9); i++ {
-						key10 := d.InternString(d.Key())
-						var v11 *string
-						if k12, ok := cborwire.ReusePtr(d, &v11); !ok {
+				} else if n15, ok := d.OpenMap("map[string]*string"); ok {
+					m18 := cborwire.FreshMap(m.Tags, n15)
+					for i := 0; d.NextKey(i, n15); i++ {
+						key16 := d.InternString(d.Key())
+						var v17 *string
+						if k19, ok := cborwire.ReusePtr(d, &v17); !ok {
 							if d.Null() {
-								v11 = nil
+								v17 = nil
 							} else {
-								if v11 == nil {
-									v11 = cborwire.NewString[string](d)
+								if v17 == nil {
+									v17 = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, v11)
+								cborwire.String(d, v17)
 							}
-							cborwire.Keep(d, k12, v11)
+							cborwire.Keep(d, k19, v17)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Tags[key10] = v11
+						m18[key16] = v17
+						if len(m18) != i+1 {
+							d.DuplicateKey(string(key16))
+							break
+						}
 					}
+					m.Tags = cborwire.MergeMap(m.Tags, m18)
 				}
-				cborwire.Keep(d, k8, m.Tags)
+				cborwire.Keep(d, k14, m.Tags)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown9)
 		}
 	}
 	return d.Err()
@@ -4344,14 +4417,20 @@ func (m *InstanceInitParameters) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("InstanceObservation")
+	n20, ok := d.OpenMap("InstanceObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen21 uint64
+	var unknown22 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n20); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if k14, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+			if seen21&0x1 != 0 {
+				d.DuplicateKey("address")
+			}
+			seen21 |= 0x1
+			if k23, ok := cborwire.ReusePtr(d, &m.Address); !ok {
 				if d.Null() {
 					m.Address = nil
 				} else {
@@ -4360,10 +4439,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Address)
 				}
-				cborwire.Keep(d, k14, m.Address)
+				cborwire.Keep(d, k23, m.Address)
 			}
 		case "allocatedStorage":
-			if k15, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if seen21&0x2 != 0 {
+				d.DuplicateKey("allocatedStorage")
+			}
+			seen21 |= 0x2
+			if k24, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -4372,10 +4455,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k15, m.AllocatedStorage)
+				cborwire.Keep(d, k24, m.AllocatedStorage)
 			}
 		case "arn":
-			if k16, ok := cborwire.ReusePtr(d, &m.Arn); !ok {
+			if seen21&0x4 != 0 {
+				d.DuplicateKey("arn")
+			}
+			seen21 |= 0x4
+			if k25, ok := cborwire.ReusePtr(d, &m.Arn); !ok {
 				if d.Null() {
 					m.Arn = nil
 				} else {
@@ -4384,10 +4471,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Arn)
 				}
-				cborwire.Keep(d, k16, m.Arn)
+				cborwire.Keep(d, k25, m.Arn)
 			}
 		case "autoMinorVersionUpgrade":
-			if k17, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+			if seen21&0x8 != 0 {
+				d.DuplicateKey("autoMinorVersionUpgrade")
+			}
+			seen21 |= 0x8
+			if k26, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
@@ -4396,10 +4487,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				cborwire.Keep(d, k17, m.AutoMinorVersionUpgrade)
+				cborwire.Keep(d, k26, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if k18, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+			if seen21&0x10 != 0 {
+				d.DuplicateKey("availabilityZone")
+			}
+			seen21 |= 0x10
+			if k27, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
 				if d.Null() {
 					m.AvailabilityZone = nil
 				} else {
@@ -4408,10 +4503,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
-				cborwire.Keep(d, k18, m.AvailabilityZone)
+				cborwire.Keep(d, k27, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if k19, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+			if seen21&0x20 != 0 {
+				d.DuplicateKey("backupRetentionPeriod")
+			}
+			seen21 |= 0x20
+			if k28, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
 				if d.Null() {
 					m.BackupRetentionPeriod = nil
 				} else {
@@ -4420,10 +4519,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
-				cborwire.Keep(d, k19, m.BackupRetentionPeriod)
+				cborwire.Keep(d, k28, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if k20, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+			if seen21&0x40 != 0 {
+				d.DuplicateKey("backupWindow")
+			}
+			seen21 |= 0x40
+			if k29, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
 				if d.Null() {
 					m.BackupWindow = nil
 				} else {
@@ -4432,10 +4535,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
-				cborwire.Keep(d, k20, m.BackupWindow)
+				cborwire.Keep(d, k29, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if k21, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+			if seen21&0x80 != 0 {
+				d.DuplicateKey("caCertIdentifier")
+			}
+			seen21 |= 0x80
+			if k30, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
 				if d.Null() {
 					m.CACertIdentifier = nil
 				} else {
@@ -4444,10 +4551,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
-				cborwire.Keep(d, k21, m.CACertIdentifier)
+				cborwire.Keep(d, k30, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if k22, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+			if seen21&0x100 != 0 {
+				d.DuplicateKey("copyTagsToSnapshot")
+			}
+			seen21 |= 0x100
+			if k31, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
 				if d.Null() {
 					m.CopyTagsToSnapshot = nil
 				} else {
@@ -4456,10 +4567,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				cborwire.Keep(d, k22, m.CopyTagsToSnapshot)
+				cborwire.Keep(d, k31, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if k23, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+			if seen21&0x200 != 0 {
+				d.DuplicateKey("dbName")
+			}
+			seen21 |= 0x200
+			if k32, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
 				if d.Null() {
 					m.DBName = nil
 				} else {
@@ -4468,10 +4583,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBName)
 				}
-				cborwire.Keep(d, k23, m.DBName)
+				cborwire.Keep(d, k32, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if k24, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+			if seen21&0x400 != 0 {
+				d.DuplicateKey("dbSubnetGroupName")
+			}
+			seen21 |= 0x400
+			if k33, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
 				if d.Null() {
 					m.DBSubnetGroupName = nil
 				} else {
@@ -4480,10 +4599,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
-				cborwire.Keep(d, k24, m.DBSubnetGroupName)
+				cborwire.Keep(d, k33, m.DBSubnetGroupName)
 			}
 		case "deletionProtection":
-			if k25, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+			if seen21&0x800 != 0 {
+				d.DuplicateKey("deletionProtection")
+			}
+			seen21 |= 0x800
+			if k34, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
 				if d.Null() {
 					m.DeletionProtection = nil
 				} else {
@@ -4492,41 +4615,49 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
-				cborwire.Keep(d, k25, m.DeletionProtection)
+				cborwire.Keep(d, k34, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if k26, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+			if seen21&0x1000 != 0 {
+				d.DuplicateKey("enabledCloudwatchLogsExports")
+			}
+			seen21 |= 0x1000
+			if k35, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
 				if d.Null() {
 					m.EnabledCloudwatchLogsExports = nil
-				} else if n28, ok := d.OpenArray("[]*string"); ok {
-					s27 := m.EnabledCloudwatchLogsExports[:0]
-					if cap(s27) < n28 {
-						s27 = make([]*string, 0, cborwire.SliceCap[*string](d, n28))
+				} else if n37, ok := d.OpenArray("[]*string"); ok {
+					s36 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s36) < n37 {
+						s36 = make([]*string, 0, cborwire.SliceCap[*string](d, n37))
 					}
-					at29 := d.Offset()
-					for i := 0; d.NextElem(i, n28); i++ {
-						s27 = cborwire.Grow(d, s27, n28, at29)
-						if k30, ok := cborwire.ReusePtr(d, &s27[i]); !ok {
+					at38 := d.Offset()
+					for i := 0; d.NextElem(i, n37); i++ {
+						s36 = cborwire.Grow(d, s36, n37, at38)
+						if k39, ok := cborwire.ReusePtr(d, &s36[i]); !ok {
 							if d.Null() {
-								s27[i] = nil
+								s36[i] = nil
 							} else {
-								if s27[i] == nil {
-									s27[i] = cborwire.NewString[string](d)
+								if s36[i] == nil {
+									s36[i] = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, s27[i])
+								cborwire.String(d, s36[i])
 							}
-							cborwire.Keep(d, k30, s27[i])
+							cborwire.Keep(d, k39, s36[i])
 						}
 					}
-					if len(s27) == 0 {
-						s27 = []*string{}
+					if len(s36) == 0 {
+						s36 = []*string{}
 					}
-					m.EnabledCloudwatchLogsExports = s27
+					m.EnabledCloudwatchLogsExports = s36
 				}
-				cborwire.Keep(d, k26, m.EnabledCloudwatchLogsExports)
+				cborwire.Keep(d, k35, m.EnabledCloudwatchLogsExports)
 			}
 		case "endpoint":
-			if k31, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
+			if seen21&0x2000 != 0 {
+				d.DuplicateKey("endpoint")
+			}
+			seen21 |= 0x2000
+			if k40, ok := cborwire.ReusePtr(d, &m.Endpoint); !ok {
 				if d.Null() {
 					m.Endpoint = nil
 				} else {
@@ -4535,10 +4666,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Endpoint)
 				}
-				cborwire.Keep(d, k31, m.Endpoint)
+				cborwire.Keep(d, k40, m.Endpoint)
 			}
 		case "engine":
-			if k32, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if seen21&0x4000 != 0 {
+				d.DuplicateKey("engine")
+			}
+			seen21 |= 0x4000
+			if k41, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -4547,10 +4682,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k32, m.Engine)
+				cborwire.Keep(d, k41, m.Engine)
 			}
 		case "engineVersion":
-			if k33, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if seen21&0x8000 != 0 {
+				d.DuplicateKey("engineVersion")
+			}
+			seen21 |= 0x8000
+			if k42, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -4559,10 +4698,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k33, m.EngineVersion)
+				cborwire.Keep(d, k42, m.EngineVersion)
 			}
 		case "engineVersionActual":
-			if k34, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
+			if seen21&0x10000 != 0 {
+				d.DuplicateKey("engineVersionActual")
+			}
+			seen21 |= 0x10000
+			if k43, ok := cborwire.ReusePtr(d, &m.EngineVersionActual); !ok {
 				if d.Null() {
 					m.EngineVersionActual = nil
 				} else {
@@ -4571,10 +4714,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersionActual)
 				}
-				cborwire.Keep(d, k34, m.EngineVersionActual)
+				cborwire.Keep(d, k43, m.EngineVersionActual)
 			}
 		case "hostedZoneId":
-			if k35, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if seen21&0x20000 != 0 {
+				d.DuplicateKey("hostedZoneId")
+			}
+			seen21 |= 0x20000
+			if k44, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -4583,10 +4730,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k35, m.HostedZoneID)
+				cborwire.Keep(d, k44, m.HostedZoneID)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k36, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if seen21&0x40000 != 0 {
+				d.DuplicateKey("iamDatabaseAuthenticationEnabled")
+			}
+			seen21 |= 0x40000
+			if k45, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -4595,10 +4746,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k36, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k45, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "id":
-			if k37, ok := cborwire.ReusePtr(d, &m.ID); !ok {
+			if seen21&0x80000 != 0 {
+				d.DuplicateKey("id")
+			}
+			seen21 |= 0x80000
+			if k46, ok := cborwire.ReusePtr(d, &m.ID); !ok {
 				if d.Null() {
 					m.ID = nil
 				} else {
@@ -4607,10 +4762,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ID)
 				}
-				cborwire.Keep(d, k37, m.ID)
+				cborwire.Keep(d, k46, m.ID)
 			}
 		case "instanceClass":
-			if k38, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if seen21&0x100000 != 0 {
+				d.DuplicateKey("instanceClass")
+			}
+			seen21 |= 0x100000
+			if k47, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -4619,10 +4778,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k38, m.InstanceClass)
+				cborwire.Keep(d, k47, m.InstanceClass)
 			}
 		case "iops":
-			if k39, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if seen21&0x200000 != 0 {
+				d.DuplicateKey("iops")
+			}
+			seen21 |= 0x200000
+			if k48, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -4631,10 +4794,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k39, m.Iops)
+				cborwire.Keep(d, k48, m.Iops)
 			}
 		case "kmsKeyId":
-			if k40, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if seen21&0x400000 != 0 {
+				d.DuplicateKey("kmsKeyId")
+			}
+			seen21 |= 0x400000
+			if k49, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -4643,10 +4810,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k40, m.KMSKeyID)
+				cborwire.Keep(d, k49, m.KMSKeyID)
 			}
 		case "latestRestorableTime":
-			if k41, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
+			if seen21&0x800000 != 0 {
+				d.DuplicateKey("latestRestorableTime")
+			}
+			seen21 |= 0x800000
+			if k50, ok := cborwire.ReusePtr(d, &m.LatestRestorableTime); !ok {
 				if d.Null() {
 					m.LatestRestorableTime = nil
 				} else {
@@ -4655,31 +4826,39 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.LatestRestorableTime)
 				}
-				cborwire.Keep(d, k41, m.LatestRestorableTime)
+				cborwire.Keep(d, k50, m.LatestRestorableTime)
 			}
 		case "listenerEndpoint":
-			if k42, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
+			if seen21&0x1000000 != 0 {
+				d.DuplicateKey("listenerEndpoint")
+			}
+			seen21 |= 0x1000000
+			if k51, ok := cborwire.ReuseSlice(d, &m.ListenerEndpoint); !ok {
 				if d.Null() {
 					m.ListenerEndpoint = nil
-				} else if n44, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
-					s43 := m.ListenerEndpoint[:0]
-					if cap(s43) < n44 {
-						s43 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](d, n44))
+				} else if n53, ok := d.OpenArray("[]ListenerEndpointObservation"); ok {
+					s52 := m.ListenerEndpoint[:0]
+					if cap(s52) < n53 {
+						s52 = make([]ListenerEndpointObservation, 0, cborwire.SliceCap[ListenerEndpointObservation](d, n53))
 					}
-					at45 := d.Offset()
-					for i := 0; d.NextElem(i, n44); i++ {
-						s43 = cborwire.Grow(d, s43, n44, at45)
-						s43[i].DecodeCBOR(d)
+					at54 := d.Offset()
+					for i := 0; d.NextElem(i, n53); i++ {
+						s52 = cborwire.Grow(d, s52, n53, at54)
+						s52[i].DecodeCBOR(d)
 					}
-					if len(s43) == 0 {
-						s43 = []ListenerEndpointObservation{}
+					if len(s52) == 0 {
+						s52 = []ListenerEndpointObservation{}
 					}
-					m.ListenerEndpoint = s43
+					m.ListenerEndpoint = s52
 				}
-				cborwire.Keep(d, k42, m.ListenerEndpoint)
+				cborwire.Keep(d, k51, m.ListenerEndpoint)
 			}
 		case "maintenanceWindow":
-			if k46, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if seen21&0x2000000 != 0 {
+				d.DuplicateKey("maintenanceWindow")
+			}
+			seen21 |= 0x2000000
+			if k55, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -4688,31 +4867,39 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k46, m.MaintenanceWindow)
+				cborwire.Keep(d, k55, m.MaintenanceWindow)
 			}
 		case "masterUserSecret":
-			if k47, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
+			if seen21&0x4000000 != 0 {
+				d.DuplicateKey("masterUserSecret")
+			}
+			seen21 |= 0x4000000
+			if k56, ok := cborwire.ReuseSlice(d, &m.MasterUserSecret); !ok {
 				if d.Null() {
 					m.MasterUserSecret = nil
-				} else if n49, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
-					s48 := m.MasterUserSecret[:0]
-					if cap(s48) < n49 {
-						s48 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](d, n49))
+				} else if n58, ok := d.OpenArray("[]MasterUserSecretObservation"); ok {
+					s57 := m.MasterUserSecret[:0]
+					if cap(s57) < n58 {
+						s57 = make([]MasterUserSecretObservation, 0, cborwire.SliceCap[MasterUserSecretObservation](d, n58))
 					}
-					at50 := d.Offset()
-					for i := 0; d.NextElem(i, n49); i++ {
-						s48 = cborwire.Grow(d, s48, n49, at50)
-						s48[i].DecodeCBOR(d)
+					at59 := d.Offset()
+					for i := 0; d.NextElem(i, n58); i++ {
+						s57 = cborwire.Grow(d, s57, n58, at59)
+						s57[i].DecodeCBOR(d)
 					}
-					if len(s48) == 0 {
-						s48 = []MasterUserSecretObservation{}
+					if len(s57) == 0 {
+						s57 = []MasterUserSecretObservation{}
 					}
-					m.MasterUserSecret = s48
+					m.MasterUserSecret = s57
 				}
-				cborwire.Keep(d, k47, m.MasterUserSecret)
+				cborwire.Keep(d, k56, m.MasterUserSecret)
 			}
 		case "maxAllocatedStorage":
-			if k51, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if seen21&0x8000000 != 0 {
+				d.DuplicateKey("maxAllocatedStorage")
+			}
+			seen21 |= 0x8000000
+			if k60, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -4721,10 +4908,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k51, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k60, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k52, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if seen21&0x10000000 != 0 {
+				d.DuplicateKey("monitoringInterval")
+			}
+			seen21 |= 0x10000000
+			if k61, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -4733,10 +4924,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k52, m.MonitoringInterval)
+				cborwire.Keep(d, k61, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k53, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if seen21&0x20000000 != 0 {
+				d.DuplicateKey("multiAz")
+			}
+			seen21 |= 0x20000000
+			if k62, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -4745,10 +4940,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k53, m.MultiAz)
+				cborwire.Keep(d, k62, m.MultiAz)
 			}
 		case "networkType":
-			if k54, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if seen21&0x40000000 != 0 {
+				d.DuplicateKey("networkType")
+			}
+			seen21 |= 0x40000000
+			if k63, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -4757,10 +4956,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k54, m.NetworkType)
+				cborwire.Keep(d, k63, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k55, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if seen21&0x80000000 != 0 {
+				d.DuplicateKey("parameterGroupName")
+			}
+			seen21 |= 0x80000000
+			if k64, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -4769,10 +4972,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k55, m.ParameterGroupName)
+				cborwire.Keep(d, k64, m.ParameterGroupName)
 			}
 		case "performanceInsightsEnabled":
-			if k56, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if seen21&0x100000000 != 0 {
+				d.DuplicateKey("performanceInsightsEnabled")
+			}
+			seen21 |= 0x100000000
+			if k65, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -4781,10 +4988,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k56, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k65, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsKmsKeyId":
-			if k57, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
+			if seen21&0x200000000 != 0 {
+				d.DuplicateKey("performanceInsightsKmsKeyId")
+			}
+			seen21 |= 0x200000000
+			if k66, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsKMSKeyID); !ok {
 				if d.Null() {
 					m.PerformanceInsightsKMSKeyID = nil
 				} else {
@@ -4793,10 +5004,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.PerformanceInsightsKMSKeyID)
 				}
-				cborwire.Keep(d, k57, m.PerformanceInsightsKMSKeyID)
+				cborwire.Keep(d, k66, m.PerformanceInsightsKMSKeyID)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k58, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if seen21&0x400000000 != 0 {
+				d.DuplicateKey("performanceInsightsRetentionPeriod")
+			}
+			seen21 |= 0x400000000
+			if k67, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -4805,10 +5020,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k58, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k67, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k59, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if seen21&0x800000000 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen21 |= 0x800000000
+			if k68, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -4817,10 +5036,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k59, m.Port)
+				cborwire.Keep(d, k68, m.Port)
 			}
 		case "publiclyAccessible":
-			if k60, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if seen21&0x1000000000 != 0 {
+				d.DuplicateKey("publiclyAccessible")
+			}
+			seen21 |= 0x1000000000
+			if k69, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -4829,41 +5052,49 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k60, m.PubliclyAccessible)
+				cborwire.Keep(d, k69, m.PubliclyAccessible)
 			}
 		case "replicas":
-			if k61, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
+			if seen21&0x2000000000 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen21 |= 0x2000000000
+			if k70, ok := cborwire.ReuseSlice(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
-				} else if n63, ok := d.OpenArray("[]*string"); ok {
-					s62 := m.Replicas[:0]
-					if cap(s62) < n63 {
-						s62 = make([]*string, 0, cborwire.SliceCap[*string](d, n63))
+				} else if n72, ok := d.OpenArray("[]*string"); ok {
+					s71 := m.Replicas[:0]
+					if cap(s71) < n72 {
+						s71 = make([]*string, 0, cborwire.SliceCap[*string](d, n72))
 					}
-					at64 := d.Offset()
-					for i := 0; d.NextElem(i, n63); i++ {
-						s62 = cborwire.Grow(d, s62, n63, at64)
-						if k65, ok := cborwire.ReusePtr(d, &s62[i]); !ok {
+					at73 := d.Offset()
+					for i := 0; d.NextElem(i, n72); i++ {
+						s71 = cborwire.Grow(d, s71, n72, at73)
+						if k74, ok := cborwire.ReusePtr(d, &s71[i]); !ok {
 							if d.Null() {
-								s62[i] = nil
+								s71[i] = nil
 							} else {
-								if s62[i] == nil {
-									s62[i] = cborwire.NewString[string](d)
+								if s71[i] == nil {
+									s71[i] = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, s62[i])
+								cborwire.String(d, s71[i])
 							}
-							cborwire.Keep(d, k65, s62[i])
+							cborwire.Keep(d, k74, s71[i])
 						}
 					}
-					if len(s62) == 0 {
-						s62 = []*string{}
+					if len(s71) == 0 {
+						s71 = []*string{}
 					}
-					m.Replicas = s62
+					m.Replicas = s71
 				}
-				cborwire.Keep(d, k61, m.Replicas)
+				cborwire.Keep(d, k70, m.Replicas)
 			}
 		case "resourceId":
-			if k66, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
+			if seen21&0x4000000000 != 0 {
+				d.DuplicateKey("resourceId")
+			}
+			seen21 |= 0x4000000000
+			if k75, ok := cborwire.ReusePtr(d, &m.ResourceID); !ok {
 				if d.Null() {
 					m.ResourceID = nil
 				} else {
@@ -4872,10 +5103,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ResourceID)
 				}
-				cborwire.Keep(d, k66, m.ResourceID)
+				cborwire.Keep(d, k75, m.ResourceID)
 			}
 		case "skipFinalSnapshot":
-			if k67, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if seen21&0x8000000000 != 0 {
+				d.DuplicateKey("skipFinalSnapshot")
+			}
+			seen21 |= 0x8000000000
+			if k76, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -4884,10 +5119,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k67, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k76, m.SkipFinalSnapshot)
 			}
 		case "status":
-			if k68, ok := cborwire.ReusePtr(d, &m.Status); !ok {
+			if seen21&0x10000000000 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen21 |= 0x10000000000
+			if k77, ok := cborwire.ReusePtr(d, &m.Status); !ok {
 				if d.Null() {
 					m.Status = nil
 				} else {
@@ -4896,10 +5135,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Status)
 				}
-				cborwire.Keep(d, k68, m.Status)
+				cborwire.Keep(d, k77, m.Status)
 			}
 		case "storageEncrypted":
-			if k69, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if seen21&0x20000000000 != 0 {
+				d.DuplicateKey("storageEncrypted")
+			}
+			seen21 |= 0x20000000000
+			if k78, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -4908,10 +5151,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k69, m.StorageEncrypted)
+				cborwire.Keep(d, k78, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k70, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if seen21&0x40000000000 != 0 {
+				d.DuplicateKey("storageThroughput")
+			}
+			seen21 |= 0x40000000000
+			if k79, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -4920,10 +5167,14 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k70, m.StorageThroughput)
+				cborwire.Keep(d, k79, m.StorageThroughput)
 			}
 		case "storageType":
-			if k71, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if seen21&0x80000000000 != 0 {
+				d.DuplicateKey("storageType")
+			}
+			seen21 |= 0x80000000000
+			if k80, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -4932,70 +5183,88 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k71, m.StorageType)
+				cborwire.Keep(d, k80, m.StorageType)
 			}
 		case "tags":
-			if k72, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+			if seen21&0x100000000000 != 0 {
+				d.DuplicateKey("tags")
+			}
+			seen21 |= 0x100000000000
+			if k81, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n73, ok := d.OpenMap("map[string]*string"); ok {
-					if m.Tags == nil {
-						m.Tags = make(map[string]*string, cborwire.MapCap(n73))
-					}
-					for i := 0; d.NextKey(i, n73); i++ {
-						key74 := d.InternString(d.Key())
-						var v75 *string
-						if k76, ok := cborwire.ReusePtr(d, &v75); !ok {
+				} else if n82, ok := d.OpenMap("map[string]*string"); ok {
+					m85 := cborwire.FreshMap(m.Tags, n82)
+					for i := 0; d.NextKey(i, n82); i++ {
+						key83 := d.InternString(d.Key())
+						var v84 *string
+						if k86, ok := cborwire.ReusePtr(d, &v84); !ok {
 							if d.Null() {
-								v75 = nil
+								v84 = nil
 							} else {
-								if v75 == nil {
-									v75 = cborwire.NewString[string](d)
+								if v84 == nil {
+									v84 = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, v75)
+								cborwire.String(d, v84)
 							}
-							cborwire.Keep(d, k76, v75)
+							cborwire.Keep(d, k86, v84)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Tags[key74] = v75
+						m85[key83] = v84
+						if len(m85) != i+1 {
+							d.DuplicateKey(string(key83))
+							break
+						}
 					}
+					m.Tags = cborwire.MergeMap(m.Tags, m85)
 				}
-				cborwire.Keep(d, k72, m.Tags)
+				cborwire.Keep(d, k81, m.Tags)
 			}
 		case "tagsAll":
-			if k77, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
+			if seen21&0x200000000000 != 0 {
+				d.DuplicateKey("tagsAll")
+			}
+			seen21 |= 0x200000000000
+			if k87, ok := cborwire.ReuseMap(d, &m.TagsAll); !ok {
 				if d.Null() {
 					m.TagsAll = nil
-				} else if n78, ok := d.OpenMap("map[string]*string"); ok {
-					if m.TagsAll == nil {
-						m.TagsAll = make(map[string]*string, cborwire.MapCap(n78))
-					}
-					for i := 0; d.NextKey(i, n78); i++ {
-						key79 := d.InternString(d.Key())
-						var v80 *string
-						if k81, ok := cborwire.ReusePtr(d, &v80); !ok {
+				} else if n88, ok := d.OpenMap("map[string]*string"); ok {
+					m91 := cborwire.FreshMap(m.TagsAll, n88)
+					for i := 0; d.NextKey(i, n88); i++ {
+						key89 := d.InternString(d.Key())
+						var v90 *string
+						if k92, ok := cborwire.ReusePtr(d, &v90); !ok {
 							if d.Null() {
-								v80 = nil
+								v90 = nil
 							} else {
-								if v80 == nil {
-									v80 = cborwire.NewString[string](d)
+								if v90 == nil {
+									v90 = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, v80)
+								cborwire.String(d, v90)
 							}
-							cborwire.Keep(d, k81, v80)
+							cborwire.Keep(d, k92, v90)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.TagsAll[key79] = v80
+						m91[key89] = v90
+						if len(m91) != i+1 {
+							d.DuplicateKey(string(key89))
+							break
+						}
 					}
+					m.TagsAll = cborwire.MergeMap(m.TagsAll, m91)
 				}
-				cborwire.Keep(d, k77, m.TagsAll)
+				cborwire.Keep(d, k87, m.TagsAll)
 			}
 		case "username":
-			if k82, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if seen21&0x400000000000 != 0 {
+				d.DuplicateKey("username")
+			}
+			seen21 |= 0x400000000000
+			if k93, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -5004,41 +5273,45 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k82, m.Username)
+				cborwire.Keep(d, k93, m.Username)
 			}
 		case "vpcSecurityGroupIds":
-			if k83, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if seen21&0x800000000000 != 0 {
+				d.DuplicateKey("vpcSecurityGroupIds")
+			}
+			seen21 |= 0x800000000000
+			if k94, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n85, ok := d.OpenArray("[]*string"); ok {
-					s84 := m.VPCSecurityGroupIds[:0]
-					if cap(s84) < n85 {
-						s84 = make([]*string, 0, cborwire.SliceCap[*string](d, n85))
+				} else if n96, ok := d.OpenArray("[]*string"); ok {
+					s95 := m.VPCSecurityGroupIds[:0]
+					if cap(s95) < n96 {
+						s95 = make([]*string, 0, cborwire.SliceCap[*string](d, n96))
 					}
-					at86 := d.Offset()
-					for i := 0; d.NextElem(i, n85); i++ {
-						s84 = cborwire.Grow(d, s84, n85, at86)
-						if k87, ok := cborwire.ReusePtr(d, &s84[i]); !ok {
+					at97 := d.Offset()
+					for i := 0; d.NextElem(i, n96); i++ {
+						s95 = cborwire.Grow(d, s95, n96, at97)
+						if k98, ok := cborwire.ReusePtr(d, &s95[i]); !ok {
 							if d.Null() {
-								s84[i] = nil
+								s95[i] = nil
 							} else {
-								if s84[i] == nil {
-									s84[i] = cborwire.NewString[string](d)
+								if s95[i] == nil {
+									s95[i] = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, s84[i])
+								cborwire.String(d, s95[i])
 							}
-							cborwire.Keep(d, k87, s84[i])
+							cborwire.Keep(d, k98, s95[i])
 						}
 					}
-					if len(s84) == 0 {
-						s84 = []*string{}
+					if len(s95) == 0 {
+						s95 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s84
+					m.VPCSecurityGroupIds = s95
 				}
-				cborwire.Keep(d, k83, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k94, m.VPCSecurityGroupIds)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown22)
 		}
 	}
 	return d.Err()
@@ -5047,14 +5320,20 @@ func (m *InstanceObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
-	n88, ok := d.OpenMap("InstanceParameters")
+	n99, ok := d.OpenMap("InstanceParameters")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n88); i++ {
+	var seen100 uint64
+	var unknown101 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n99); i++ {
 		switch string(d.Key()) {
 		case "allocatedStorage":
-			if k89, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
+			if seen100&0x1 != 0 {
+				d.DuplicateKey("allocatedStorage")
+			}
+			seen100 |= 0x1
+			if k102, ok := cborwire.ReusePtr(d, &m.AllocatedStorage); !ok {
 				if d.Null() {
 					m.AllocatedStorage = nil
 				} else {
@@ -5063,10 +5342,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.AllocatedStorage)
 				}
-				cborwire.Keep(d, k89, m.AllocatedStorage)
+				cborwire.Keep(d, k102, m.AllocatedStorage)
 			}
 		case "allowMajorVersionUpgrade":
-			if k90, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
+			if seen100&0x2 != 0 {
+				d.DuplicateKey("allowMajorVersionUpgrade")
+			}
+			seen100 |= 0x2
+			if k103, ok := cborwire.ReusePtr(d, &m.AllowMajorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AllowMajorVersionUpgrade = nil
 				} else {
@@ -5075,10 +5358,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AllowMajorVersionUpgrade)
 				}
-				cborwire.Keep(d, k90, m.AllowMajorVersionUpgrade)
+				cborwire.Keep(d, k103, m.AllowMajorVersionUpgrade)
 			}
 		case "applyImmediately":
-			if k91, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
+			if seen100&0x4 != 0 {
+				d.DuplicateKey("applyImmediately")
+			}
+			seen100 |= 0x4
+			if k104, ok := cborwire.ReusePtr(d, &m.ApplyImmediately); !ok {
 				if d.Null() {
 					m.ApplyImmediately = nil
 				} else {
@@ -5087,10 +5374,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ApplyImmediately)
 				}
-				cborwire.Keep(d, k91, m.ApplyImmediately)
+				cborwire.Keep(d, k104, m.ApplyImmediately)
 			}
 		case "autoGeneratePassword":
-			if k92, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
+			if seen100&0x8 != 0 {
+				d.DuplicateKey("autoGeneratePassword")
+			}
+			seen100 |= 0x8
+			if k105, ok := cborwire.ReusePtr(d, &m.AutoGeneratePassword); !ok {
 				if d.Null() {
 					m.AutoGeneratePassword = nil
 				} else {
@@ -5099,10 +5390,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoGeneratePassword)
 				}
-				cborwire.Keep(d, k92, m.AutoGeneratePassword)
+				cborwire.Keep(d, k105, m.AutoGeneratePassword)
 			}
 		case "autoMinorVersionUpgrade":
-			if k93, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
+			if seen100&0x10 != 0 {
+				d.DuplicateKey("autoMinorVersionUpgrade")
+			}
+			seen100 |= 0x10
+			if k106, ok := cborwire.ReusePtr(d, &m.AutoMinorVersionUpgrade); !ok {
 				if d.Null() {
 					m.AutoMinorVersionUpgrade = nil
 				} else {
@@ -5111,10 +5406,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.AutoMinorVersionUpgrade)
 				}
-				cborwire.Keep(d, k93, m.AutoMinorVersionUpgrade)
+				cborwire.Keep(d, k106, m.AutoMinorVersionUpgrade)
 			}
 		case "availabilityZone":
-			if k94, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
+			if seen100&0x20 != 0 {
+				d.DuplicateKey("availabilityZone")
+			}
+			seen100 |= 0x20
+			if k107, ok := cborwire.ReusePtr(d, &m.AvailabilityZone); !ok {
 				if d.Null() {
 					m.AvailabilityZone = nil
 				} else {
@@ -5123,10 +5422,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.AvailabilityZone)
 				}
-				cborwire.Keep(d, k94, m.AvailabilityZone)
+				cborwire.Keep(d, k107, m.AvailabilityZone)
 			}
 		case "backupRetentionPeriod":
-			if k95, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
+			if seen100&0x40 != 0 {
+				d.DuplicateKey("backupRetentionPeriod")
+			}
+			seen100 |= 0x40
+			if k108, ok := cborwire.ReusePtr(d, &m.BackupRetentionPeriod); !ok {
 				if d.Null() {
 					m.BackupRetentionPeriod = nil
 				} else {
@@ -5135,10 +5438,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.BackupRetentionPeriod)
 				}
-				cborwire.Keep(d, k95, m.BackupRetentionPeriod)
+				cborwire.Keep(d, k108, m.BackupRetentionPeriod)
 			}
 		case "backupWindow":
-			if k96, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
+			if seen100&0x80 != 0 {
+				d.DuplicateKey("backupWindow")
+			}
+			seen100 |= 0x80
+			if k109, ok := cborwire.ReusePtr(d, &m.BackupWindow); !ok {
 				if d.Null() {
 					m.BackupWindow = nil
 				} else {
@@ -5147,10 +5454,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.BackupWindow)
 				}
-				cborwire.Keep(d, k96, m.BackupWindow)
+				cborwire.Keep(d, k109, m.BackupWindow)
 			}
 		case "caCertIdentifier":
-			if k97, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
+			if seen100&0x100 != 0 {
+				d.DuplicateKey("caCertIdentifier")
+			}
+			seen100 |= 0x100
+			if k110, ok := cborwire.ReusePtr(d, &m.CACertIdentifier); !ok {
 				if d.Null() {
 					m.CACertIdentifier = nil
 				} else {
@@ -5159,10 +5470,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.CACertIdentifier)
 				}
-				cborwire.Keep(d, k97, m.CACertIdentifier)
+				cborwire.Keep(d, k110, m.CACertIdentifier)
 			}
 		case "copyTagsToSnapshot":
-			if k98, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
+			if seen100&0x200 != 0 {
+				d.DuplicateKey("copyTagsToSnapshot")
+			}
+			seen100 |= 0x200
+			if k111, ok := cborwire.ReusePtr(d, &m.CopyTagsToSnapshot); !ok {
 				if d.Null() {
 					m.CopyTagsToSnapshot = nil
 				} else {
@@ -5171,10 +5486,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.CopyTagsToSnapshot)
 				}
-				cborwire.Keep(d, k98, m.CopyTagsToSnapshot)
+				cborwire.Keep(d, k111, m.CopyTagsToSnapshot)
 			}
 		case "dbName":
-			if k99, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
+			if seen100&0x400 != 0 {
+				d.DuplicateKey("dbName")
+			}
+			seen100 |= 0x400
+			if k112, ok := cborwire.ReusePtr(d, &m.DBName); !ok {
 				if d.Null() {
 					m.DBName = nil
 				} else {
@@ -5183,10 +5502,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBName)
 				}
-				cborwire.Keep(d, k99, m.DBName)
+				cborwire.Keep(d, k112, m.DBName)
 			}
 		case "dbSubnetGroupName":
-			if k100, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
+			if seen100&0x800 != 0 {
+				d.DuplicateKey("dbSubnetGroupName")
+			}
+			seen100 |= 0x800
+			if k113, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupName); !ok {
 				if d.Null() {
 					m.DBSubnetGroupName = nil
 				} else {
@@ -5195,10 +5518,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.DBSubnetGroupName)
 				}
-				cborwire.Keep(d, k100, m.DBSubnetGroupName)
+				cborwire.Keep(d, k113, m.DBSubnetGroupName)
 			}
 		case "dbSubnetGroupNameRef":
-			if k101, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
+			if seen100&0x1000 != 0 {
+				d.DuplicateKey("dbSubnetGroupNameRef")
+			}
+			seen100 |= 0x1000
+			if k114, ok := cborwire.ReusePtr(d, &m.DBSubnetGroupNameRef); !ok {
 				if d.Null() {
 					m.DBSubnetGroupNameRef = nil
 				} else {
@@ -5207,10 +5534,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k101, m.DBSubnetGroupNameRef)
+				cborwire.Keep(d, k114, m.DBSubnetGroupNameRef)
 			}
 		case "deleteAutomatedBackups":
-			if k102, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
+			if seen100&0x2000 != 0 {
+				d.DuplicateKey("deleteAutomatedBackups")
+			}
+			seen100 |= 0x2000
+			if k115, ok := cborwire.ReusePtr(d, &m.DeleteAutomatedBackups); !ok {
 				if d.Null() {
 					m.DeleteAutomatedBackups = nil
 				} else {
@@ -5219,10 +5550,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeleteAutomatedBackups)
 				}
-				cborwire.Keep(d, k102, m.DeleteAutomatedBackups)
+				cborwire.Keep(d, k115, m.DeleteAutomatedBackups)
 			}
 		case "deletionProtection":
-			if k103, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
+			if seen100&0x4000 != 0 {
+				d.DuplicateKey("deletionProtection")
+			}
+			seen100 |= 0x4000
+			if k116, ok := cborwire.ReusePtr(d, &m.DeletionProtection); !ok {
 				if d.Null() {
 					m.DeletionProtection = nil
 				} else {
@@ -5231,41 +5566,49 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.DeletionProtection)
 				}
-				cborwire.Keep(d, k103, m.DeletionProtection)
+				cborwire.Keep(d, k116, m.DeletionProtection)
 			}
 		case "enabledCloudwatchLogsExports":
-			if k104, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
+			if seen100&0x8000 != 0 {
+				d.DuplicateKey("enabledCloudwatchLogsExports")
+			}
+			seen100 |= 0x8000
+			if k117, ok := cborwire.ReuseSlice(d, &m.EnabledCloudwatchLogsExports); !ok {
 				if d.Null() {
 					m.EnabledCloudwatchLogsExports = nil
-				} else if n106, ok := d.OpenArray("[]*string"); ok {
-					s105 := m.EnabledCloudwatchLogsExports[:0]
-					if cap(s105) < n106 {
-						s105 = make([]*string, 0, cborwire.SliceCap[*string](d, n106))
+				} else if n119, ok := d.OpenArray("[]*string"); ok {
+					s118 := m.EnabledCloudwatchLogsExports[:0]
+					if cap(s118) < n119 {
+						s118 = make([]*string, 0, cborwire.SliceCap[*string](d, n119))
 					}
-					at107 := d.Offset()
-					for i := 0; d.NextElem(i, n106); i++ {
-						s105 = cborwire.Grow(d, s105, n106, at107)
-						if k108, ok := cborwire.ReusePtr(d, &s105[i]); !ok {
+					at120 := d.Offset()
+					for i := 0; d.NextElem(i, n119); i++ {
+						s118 = cborwire.Grow(d, s118, n119, at120)
+						if k121, ok := cborwire.ReusePtr(d, &s118[i]); !ok {
 							if d.Null() {
-								s105[i] = nil
+								s118[i] = nil
 							} else {
-								if s105[i] == nil {
-									s105[i] = cborwire.NewString[string](d)
+								if s118[i] == nil {
+									s118[i] = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, s105[i])
+								cborwire.String(d, s118[i])
 							}
-							cborwire.Keep(d, k108, s105[i])
+							cborwire.Keep(d, k121, s118[i])
 						}
 					}
-					if len(s105) == 0 {
-						s105 = []*string{}
+					if len(s118) == 0 {
+						s118 = []*string{}
 					}
-					m.EnabledCloudwatchLogsExports = s105
+					m.EnabledCloudwatchLogsExports = s118
 				}
-				cborwire.Keep(d, k104, m.EnabledCloudwatchLogsExports)
+				cborwire.Keep(d, k117, m.EnabledCloudwatchLogsExports)
 			}
 		case "engine":
-			if k109, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
+			if seen100&0x10000 != 0 {
+				d.DuplicateKey("engine")
+			}
+			seen100 |= 0x10000
+			if k122, ok := cborwire.ReusePtr(d, &m.Engine); !ok {
 				if d.Null() {
 					m.Engine = nil
 				} else {
@@ -5274,10 +5617,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Engine)
 				}
-				cborwire.Keep(d, k109, m.Engine)
+				cborwire.Keep(d, k122, m.Engine)
 			}
 		case "engineVersion":
-			if k110, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
+			if seen100&0x20000 != 0 {
+				d.DuplicateKey("engineVersion")
+			}
+			seen100 |= 0x20000
+			if k123, ok := cborwire.ReusePtr(d, &m.EngineVersion); !ok {
 				if d.Null() {
 					m.EngineVersion = nil
 				} else {
@@ -5286,10 +5633,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.EngineVersion)
 				}
-				cborwire.Keep(d, k110, m.EngineVersion)
+				cborwire.Keep(d, k123, m.EngineVersion)
 			}
 		case "finalSnapshotIdentifier":
-			if k111, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
+			if seen100&0x40000 != 0 {
+				d.DuplicateKey("finalSnapshotIdentifier")
+			}
+			seen100 |= 0x40000
+			if k124, ok := cborwire.ReusePtr(d, &m.FinalSnapshotIdentifier); !ok {
 				if d.Null() {
 					m.FinalSnapshotIdentifier = nil
 				} else {
@@ -5298,10 +5649,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.FinalSnapshotIdentifier)
 				}
-				cborwire.Keep(d, k111, m.FinalSnapshotIdentifier)
+				cborwire.Keep(d, k124, m.FinalSnapshotIdentifier)
 			}
 		case "iamDatabaseAuthenticationEnabled":
-			if k112, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
+			if seen100&0x80000 != 0 {
+				d.DuplicateKey("iamDatabaseAuthenticationEnabled")
+			}
+			seen100 |= 0x80000
+			if k125, ok := cborwire.ReusePtr(d, &m.IAMDatabaseAuthenticationEnabled); !ok {
 				if d.Null() {
 					m.IAMDatabaseAuthenticationEnabled = nil
 				} else {
@@ -5310,10 +5665,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.IAMDatabaseAuthenticationEnabled)
 				}
-				cborwire.Keep(d, k112, m.IAMDatabaseAuthenticationEnabled)
+				cborwire.Keep(d, k125, m.IAMDatabaseAuthenticationEnabled)
 			}
 		case "instanceClass":
-			if k113, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
+			if seen100&0x100000 != 0 {
+				d.DuplicateKey("instanceClass")
+			}
+			seen100 |= 0x100000
+			if k126, ok := cborwire.ReusePtr(d, &m.InstanceClass); !ok {
 				if d.Null() {
 					m.InstanceClass = nil
 				} else {
@@ -5322,10 +5681,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.InstanceClass)
 				}
-				cborwire.Keep(d, k113, m.InstanceClass)
+				cborwire.Keep(d, k126, m.InstanceClass)
 			}
 		case "iops":
-			if k114, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
+			if seen100&0x200000 != 0 {
+				d.DuplicateKey("iops")
+			}
+			seen100 |= 0x200000
+			if k127, ok := cborwire.ReusePtr(d, &m.Iops); !ok {
 				if d.Null() {
 					m.Iops = nil
 				} else {
@@ -5334,10 +5697,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Iops)
 				}
-				cborwire.Keep(d, k114, m.Iops)
+				cborwire.Keep(d, k127, m.Iops)
 			}
 		case "kmsKeyId":
-			if k115, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if seen100&0x400000 != 0 {
+				d.DuplicateKey("kmsKeyId")
+			}
+			seen100 |= 0x400000
+			if k128, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5346,10 +5713,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k115, m.KMSKeyID)
+				cborwire.Keep(d, k128, m.KMSKeyID)
 			}
 		case "maintenanceWindow":
-			if k116, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
+			if seen100&0x800000 != 0 {
+				d.DuplicateKey("maintenanceWindow")
+			}
+			seen100 |= 0x800000
+			if k129, ok := cborwire.ReusePtr(d, &m.MaintenanceWindow); !ok {
 				if d.Null() {
 					m.MaintenanceWindow = nil
 				} else {
@@ -5358,10 +5729,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.MaintenanceWindow)
 				}
-				cborwire.Keep(d, k116, m.MaintenanceWindow)
+				cborwire.Keep(d, k129, m.MaintenanceWindow)
 			}
 		case "manageMasterUserPassword":
-			if k117, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
+			if seen100&0x1000000 != 0 {
+				d.DuplicateKey("manageMasterUserPassword")
+			}
+			seen100 |= 0x1000000
+			if k130, ok := cborwire.ReusePtr(d, &m.ManageMasterUserPassword); !ok {
 				if d.Null() {
 					m.ManageMasterUserPassword = nil
 				} else {
@@ -5370,10 +5745,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.ManageMasterUserPassword)
 				}
-				cborwire.Keep(d, k117, m.ManageMasterUserPassword)
+				cborwire.Keep(d, k130, m.ManageMasterUserPassword)
 			}
 		case "maxAllocatedStorage":
-			if k118, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
+			if seen100&0x2000000 != 0 {
+				d.DuplicateKey("maxAllocatedStorage")
+			}
+			seen100 |= 0x2000000
+			if k131, ok := cborwire.ReusePtr(d, &m.MaxAllocatedStorage); !ok {
 				if d.Null() {
 					m.MaxAllocatedStorage = nil
 				} else {
@@ -5382,10 +5761,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MaxAllocatedStorage)
 				}
-				cborwire.Keep(d, k118, m.MaxAllocatedStorage)
+				cborwire.Keep(d, k131, m.MaxAllocatedStorage)
 			}
 		case "monitoringInterval":
-			if k119, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
+			if seen100&0x4000000 != 0 {
+				d.DuplicateKey("monitoringInterval")
+			}
+			seen100 |= 0x4000000
+			if k132, ok := cborwire.ReusePtr(d, &m.MonitoringInterval); !ok {
 				if d.Null() {
 					m.MonitoringInterval = nil
 				} else {
@@ -5394,10 +5777,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.MonitoringInterval)
 				}
-				cborwire.Keep(d, k119, m.MonitoringInterval)
+				cborwire.Keep(d, k132, m.MonitoringInterval)
 			}
 		case "multiAz":
-			if k120, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
+			if seen100&0x8000000 != 0 {
+				d.DuplicateKey("multiAz")
+			}
+			seen100 |= 0x8000000
+			if k133, ok := cborwire.ReusePtr(d, &m.MultiAz); !ok {
 				if d.Null() {
 					m.MultiAz = nil
 				} else {
@@ -5406,10 +5793,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MultiAz)
 				}
-				cborwire.Keep(d, k120, m.MultiAz)
+				cborwire.Keep(d, k133, m.MultiAz)
 			}
 		case "networkType":
-			if k121, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
+			if seen100&0x10000000 != 0 {
+				d.DuplicateKey("networkType")
+			}
+			seen100 |= 0x10000000
+			if k134, ok := cborwire.ReusePtr(d, &m.NetworkType); !ok {
 				if d.Null() {
 					m.NetworkType = nil
 				} else {
@@ -5418,10 +5809,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.NetworkType)
 				}
-				cborwire.Keep(d, k121, m.NetworkType)
+				cborwire.Keep(d, k134, m.NetworkType)
 			}
 		case "parameterGroupName":
-			if k122, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
+			if seen100&0x20000000 != 0 {
+				d.DuplicateKey("parameterGroupName")
+			}
+			seen100 |= 0x20000000
+			if k135, ok := cborwire.ReusePtr(d, &m.ParameterGroupName); !ok {
 				if d.Null() {
 					m.ParameterGroupName = nil
 				} else {
@@ -5430,10 +5825,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.ParameterGroupName)
 				}
-				cborwire.Keep(d, k122, m.ParameterGroupName)
+				cborwire.Keep(d, k135, m.ParameterGroupName)
 			}
 		case "passwordSecretRef":
-			if k123, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
+			if seen100&0x40000000 != 0 {
+				d.DuplicateKey("passwordSecretRef")
+			}
+			seen100 |= 0x40000000
+			if k136, ok := cborwire.ReusePtr(d, &m.PasswordSecretRef); !ok {
 				if d.Null() {
 					m.PasswordSecretRef = nil
 				} else {
@@ -5442,10 +5841,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.PasswordSecretRef).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k123, m.PasswordSecretRef)
+				cborwire.Keep(d, k136, m.PasswordSecretRef)
 			}
 		case "performanceInsightsEnabled":
-			if k124, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
+			if seen100&0x80000000 != 0 {
+				d.DuplicateKey("performanceInsightsEnabled")
+			}
+			seen100 |= 0x80000000
+			if k137, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsEnabled); !ok {
 				if d.Null() {
 					m.PerformanceInsightsEnabled = nil
 				} else {
@@ -5454,10 +5857,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PerformanceInsightsEnabled)
 				}
-				cborwire.Keep(d, k124, m.PerformanceInsightsEnabled)
+				cborwire.Keep(d, k137, m.PerformanceInsightsEnabled)
 			}
 		case "performanceInsightsRetentionPeriod":
-			if k125, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
+			if seen100&0x100000000 != 0 {
+				d.DuplicateKey("performanceInsightsRetentionPeriod")
+			}
+			seen100 |= 0x100000000
+			if k138, ok := cborwire.ReusePtr(d, &m.PerformanceInsightsRetentionPeriod); !ok {
 				if d.Null() {
 					m.PerformanceInsightsRetentionPeriod = nil
 				} else {
@@ -5466,10 +5873,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.PerformanceInsightsRetentionPeriod)
 				}
-				cborwire.Keep(d, k125, m.PerformanceInsightsRetentionPeriod)
+				cborwire.Keep(d, k138, m.PerformanceInsightsRetentionPeriod)
 			}
 		case "port":
-			if k126, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if seen100&0x200000000 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen100 |= 0x200000000
+			if k139, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5478,10 +5889,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k126, m.Port)
+				cborwire.Keep(d, k139, m.Port)
 			}
 		case "publiclyAccessible":
-			if k127, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
+			if seen100&0x400000000 != 0 {
+				d.DuplicateKey("publiclyAccessible")
+			}
+			seen100 |= 0x400000000
+			if k140, ok := cborwire.ReusePtr(d, &m.PubliclyAccessible); !ok {
 				if d.Null() {
 					m.PubliclyAccessible = nil
 				} else {
@@ -5490,10 +5905,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.PubliclyAccessible)
 				}
-				cborwire.Keep(d, k127, m.PubliclyAccessible)
+				cborwire.Keep(d, k140, m.PubliclyAccessible)
 			}
 		case "region":
-			if k128, ok := cborwire.ReusePtr(d, &m.Region); !ok {
+			if seen100&0x800000000 != 0 {
+				d.DuplicateKey("region")
+			}
+			seen100 |= 0x800000000
+			if k141, ok := cborwire.ReusePtr(d, &m.Region); !ok {
 				if d.Null() {
 					m.Region = nil
 				} else {
@@ -5502,10 +5921,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Region)
 				}
-				cborwire.Keep(d, k128, m.Region)
+				cborwire.Keep(d, k141, m.Region)
 			}
 		case "skipFinalSnapshot":
-			if k129, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
+			if seen100&0x1000000000 != 0 {
+				d.DuplicateKey("skipFinalSnapshot")
+			}
+			seen100 |= 0x1000000000
+			if k142, ok := cborwire.ReusePtr(d, &m.SkipFinalSnapshot); !ok {
 				if d.Null() {
 					m.SkipFinalSnapshot = nil
 				} else {
@@ -5514,10 +5937,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.SkipFinalSnapshot)
 				}
-				cborwire.Keep(d, k129, m.SkipFinalSnapshot)
+				cborwire.Keep(d, k142, m.SkipFinalSnapshot)
 			}
 		case "storageEncrypted":
-			if k130, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
+			if seen100&0x2000000000 != 0 {
+				d.DuplicateKey("storageEncrypted")
+			}
+			seen100 |= 0x2000000000
+			if k143, ok := cborwire.ReusePtr(d, &m.StorageEncrypted); !ok {
 				if d.Null() {
 					m.StorageEncrypted = nil
 				} else {
@@ -5526,10 +5953,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.StorageEncrypted)
 				}
-				cborwire.Keep(d, k130, m.StorageEncrypted)
+				cborwire.Keep(d, k143, m.StorageEncrypted)
 			}
 		case "storageThroughput":
-			if k131, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
+			if seen100&0x4000000000 != 0 {
+				d.DuplicateKey("storageThroughput")
+			}
+			seen100 |= 0x4000000000
+			if k144, ok := cborwire.ReusePtr(d, &m.StorageThroughput); !ok {
 				if d.Null() {
 					m.StorageThroughput = nil
 				} else {
@@ -5538,10 +5969,14 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.StorageThroughput)
 				}
-				cborwire.Keep(d, k131, m.StorageThroughput)
+				cborwire.Keep(d, k144, m.StorageThroughput)
 			}
 		case "storageType":
-			if k132, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
+			if seen100&0x8000000000 != 0 {
+				d.DuplicateKey("storageType")
+			}
+			seen100 |= 0x8000000000
+			if k145, ok := cborwire.ReusePtr(d, &m.StorageType); !ok {
 				if d.Null() {
 					m.StorageType = nil
 				} else {
@@ -5550,40 +5985,51 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.StorageType)
 				}
-				cborwire.Keep(d, k132, m.StorageType)
+				cborwire.Keep(d, k145, m.StorageType)
 			}
 		case "tags":
-			if k133, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
+			if seen100&0x10000000000 != 0 {
+				d.DuplicateKey("tags")
+			}
+			seen100 |= 0x10000000000
+			if k146, ok := cborwire.ReuseMap(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n134, ok := d.OpenMap("map[string]*string"); ok {
-					if m.Tags == nil {
-						m.Tags = make(map[string]*string, cborwire.MapCap(n134))
-					}
-					for i := 0; d.NextKey(i, n134); i++ {
-						key135 := d.InternString(d.Key())
-						var v136 *string
-						if k137, ok := cborwire.ReusePtr(d, &v136); !ok {
+				} else if n147, ok := d.OpenMap("map[string]*string"); ok {
+					m150 := cborwire.FreshMap(m.Tags, n147)
+					for i := 0; d.NextKey(i, n147); i++ {
+						key148 := d.InternString(d.Key())
+						var v149 *string
+						if k151, ok := cborwire.ReusePtr(d, &v149); !ok {
 							if d.Null() {
-								v136 = nil
+								v149 = nil
 							} else {
-								if v136 == nil {
-									v136 = cborwire.NewString[string](d)
+								if v149 == nil {
+									v149 = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, v136)
+								cborwire.String(d, v149)
 							}
-							cborwire.Keep(d, k137, v136)
+							cborwire.Keep(d, k151, v149)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Tags[key135] = v136
+						m150[key148] = v149
+						if len(m150) != i+1 {
+							d.DuplicateKey(string(key148))
+							break
+						}
 					}
+					m.Tags = cborwire.MergeMap(m.Tags, m150)
 				}
-				cborwire.Keep(d, k133, m.Tags)
+				cborwire.Keep(d, k146, m.Tags)
 			}
 		case "username":
-			if k138, ok := cborwire.ReusePtr(d, &m.Username); !ok {
+			if seen100&0x20000000000 != 0 {
+				d.DuplicateKey("username")
+			}
+			seen100 |= 0x20000000000
+			if k152, ok := cborwire.ReusePtr(d, &m.Username); !ok {
 				if d.Null() {
 					m.Username = nil
 				} else {
@@ -5592,31 +6038,39 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Username)
 				}
-				cborwire.Keep(d, k138, m.Username)
+				cborwire.Keep(d, k152, m.Username)
 			}
 		case "vpcSecurityGroupIdRefs":
-			if k139, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
+			if seen100&0x40000000000 != 0 {
+				d.DuplicateKey("vpcSecurityGroupIdRefs")
+			}
+			seen100 |= 0x40000000000
+			if k153, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIDRefs); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDRefs = nil
-				} else if n141, ok := d.OpenArray("[]Reference"); ok {
-					s140 := m.VPCSecurityGroupIDRefs[:0]
-					if cap(s140) < n141 {
-						s140 = make([]Reference, 0, cborwire.SliceCap[Reference](d, n141))
+				} else if n155, ok := d.OpenArray("[]Reference"); ok {
+					s154 := m.VPCSecurityGroupIDRefs[:0]
+					if cap(s154) < n155 {
+						s154 = make([]Reference, 0, cborwire.SliceCap[Reference](d, n155))
 					}
-					at142 := d.Offset()
-					for i := 0; d.NextElem(i, n141); i++ {
-						s140 = cborwire.Grow(d, s140, n141, at142)
-						s140[i].DecodeCBOR(d)
+					at156 := d.Offset()
+					for i := 0; d.NextElem(i, n155); i++ {
+						s154 = cborwire.Grow(d, s154, n155, at156)
+						s154[i].DecodeCBOR(d)
 					}
-					if len(s140) == 0 {
-						s140 = []Reference{}
+					if len(s154) == 0 {
+						s154 = []Reference{}
 					}
-					m.VPCSecurityGroupIDRefs = s140
+					m.VPCSecurityGroupIDRefs = s154
 				}
-				cborwire.Keep(d, k139, m.VPCSecurityGroupIDRefs)
+				cborwire.Keep(d, k153, m.VPCSecurityGroupIDRefs)
 			}
 		case "vpcSecurityGroupIdSelector":
-			if k143, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
+			if seen100&0x80000000000 != 0 {
+				d.DuplicateKey("vpcSecurityGroupIdSelector")
+			}
+			seen100 |= 0x80000000000
+			if k157, ok := cborwire.ReusePtr(d, &m.VPCSecurityGroupIDSelector); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIDSelector = nil
 				} else {
@@ -5625,41 +6079,45 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k143, m.VPCSecurityGroupIDSelector)
+				cborwire.Keep(d, k157, m.VPCSecurityGroupIDSelector)
 			}
 		case "vpcSecurityGroupIds":
-			if k144, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
+			if seen100&0x100000000000 != 0 {
+				d.DuplicateKey("vpcSecurityGroupIds")
+			}
+			seen100 |= 0x100000000000
+			if k158, ok := cborwire.ReuseSlice(d, &m.VPCSecurityGroupIds); !ok {
 				if d.Null() {
 					m.VPCSecurityGroupIds = nil
-				} else if n146, ok := d.OpenArray("[]*string"); ok {
-					s145 := m.VPCSecurityGroupIds[:0]
-					if cap(s145) < n146 {
-						s145 = make([]*string, 0, cborwire.SliceCap[*string](d, n146))
+				} else if n160, ok := d.OpenArray("[]*string"); ok {
+					s159 := m.VPCSecurityGroupIds[:0]
+					if cap(s159) < n160 {
+						s159 = make([]*string, 0, cborwire.SliceCap[*string](d, n160))
 					}
-					at147 := d.Offset()
-					for i := 0; d.NextElem(i, n146); i++ {
-						s145 = cborwire.Grow(d, s145, n146, at147)
-						if k148, ok := cborwire.ReusePtr(d, &s145[i]); !ok {
+					at161 := d.Offset()
+					for i := 0; d.NextElem(i, n160); i++ {
+						s159 = cborwire.Grow(d, s159, n160, at161)
+						if k162, ok := cborwire.ReusePtr(d, &s159[i]); !ok {
 							if d.Null() {
-								s145[i] = nil
+								s159[i] = nil
 							} else {
-								if s145[i] == nil {
-									s145[i] = cborwire.NewString[string](d)
+								if s159[i] == nil {
+									s159[i] = cborwire.NewString[string](d)
 								}
-								cborwire.String(d, s145[i])
+								cborwire.String(d, s159[i])
 							}
-							cborwire.Keep(d, k148, s145[i])
+							cborwire.Keep(d, k162, s159[i])
 						}
 					}
-					if len(s145) == 0 {
-						s145 = []*string{}
+					if len(s159) == 0 {
+						s159 = []*string{}
 					}
-					m.VPCSecurityGroupIds = s145
+					m.VPCSecurityGroupIds = s159
 				}
-				cborwire.Keep(d, k144, m.VPCSecurityGroupIds)
+				cborwire.Keep(d, k158, m.VPCSecurityGroupIds)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown101)
 		}
 	}
 	return d.Err()
@@ -5668,14 +6126,20 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n149, ok := d.OpenMap("InstanceSpec")
+	n163, ok := d.OpenMap("InstanceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n149); i++ {
+	var seen164 uint64
+	var unknown165 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n163); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k150, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
+			if seen164&0x1 != 0 {
+				d.DuplicateKey("writeConnectionSecretToRef")
+			}
+			seen164 |= 0x1
+			if k166, ok := cborwire.ReusePtr(d, &m.ResourceSpec.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.WriteConnectionSecretToReference = nil
 				} else {
@@ -5684,10 +6148,14 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k150, m.ResourceSpec.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k166, m.ResourceSpec.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k151, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
+			if seen164&0x2 != 0 {
+				d.DuplicateKey("providerConfigRef")
+			}
+			seen164 |= 0x2
+			if k167, ok := cborwire.ReusePtr(d, &m.ResourceSpec.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ResourceSpec.ProviderConfigReference = nil
 				} else {
@@ -5696,37 +6164,53 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k151, m.ResourceSpec.ProviderConfigReference)
+				cborwire.Keep(d, k167, m.ResourceSpec.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k152, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
+			if seen164&0x4 != 0 {
+				d.DuplicateKey("managementPolicies")
+			}
+			seen164 |= 0x4
+			if k168, ok := cborwire.ReuseSlice(d, &m.ResourceSpec.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ResourceSpec.ManagementPolicies = nil
-				} else if n154, ok := d.OpenArray("[]string"); ok {
-					s153 := m.ResourceSpec.ManagementPolicies[:0]
-					if cap(s153) < n154 {
-						s153 = make([]string, 0, cborwire.SliceCap[string](d, n154))
+				} else if n170, ok := d.OpenArray("[]string"); ok {
+					s169 := m.ResourceSpec.ManagementPolicies[:0]
+					if cap(s169) < n170 {
+						s169 = make([]string, 0, cborwire.SliceCap[string](d, n170))
 					}
-					at155 := d.Offset()
-					for i := 0; d.NextElem(i, n154); i++ {
-						s153 = cborwire.Grow(d, s153, n154, at155)
-						cborwire.String(d, &s153[i])
+					at171 := d.Offset()
+					for i := 0; d.NextElem(i, n170); i++ {
+						s169 = cborwire.Grow(d, s169, n170, at171)
+						cborwire.String(d, &s169[i])
 					}
-					if len(s153) == 0 {
-						s153 = []string{}
+					if len(s169) == 0 {
+						s169 = []string{}
 					}
-					m.ResourceSpec.ManagementPolicies = s153
+					m.ResourceSpec.ManagementPolicies = s169
 				}
-				cborwire.Keep(d, k152, m.ResourceSpec.ManagementPolicies)
+				cborwire.Keep(d, k168, m.ResourceSpec.ManagementPolicies)
 			}
 		case "deletionPolicy":
+			if seen164&0x8 != 0 {
+				d.DuplicateKey("deletionPolicy")
+			}
+			seen164 |= 0x8
 			cborwire.String(d, &m.ResourceSpec.DeletionPolicy)
 		case "forProvider":
+			if seen164&0x10 != 0 {
+				d.DuplicateKey("forProvider")
+			}
+			seen164 |= 0x10
 			m.ForProvider.DecodeCBOR(d)
 		case "initProvider":
+			if seen164&0x20 != 0 {
+				d.DuplicateKey("initProvider")
+			}
+			seen164 |= 0x20
 			m.InitProvider.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown165)
 		}
 	}
 	return d.Err()
@@ -5735,39 +6219,53 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n156, ok := d.OpenMap("InstanceStatus")
+	n172, ok := d.OpenMap("InstanceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n156); i++ {
+	var seen173 uint64
+	var unknown174 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n172); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k157, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
+			if seen173&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen173 |= 0x1
+			if k175, ok := cborwire.ReuseSlice(d, &m.ResourceStatus.Conditions); !ok {
 				if d.Null() {
 					m.ResourceStatus.Conditions = nil
-				} else if n159, ok := d.OpenArray("[]Condition"); ok {
-					s158 := m.ResourceStatus.Conditions[:0]
-					if cap(s158) < n159 {
-						s158 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n159))
+				} else if n177, ok := d.OpenArray("[]Condition"); ok {
+					s176 := m.ResourceStatus.Conditions[:0]
+					if cap(s176) < n177 {
+						s176 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n177))
 					}
-					at160 := d.Offset()
-					for i := 0; d.NextElem(i, n159); i++ {
-						s158 = cborwire.Grow(d, s158, n159, at160)
-						s158[i].DecodeCBOR(d)
+					at178 := d.Offset()
+					for i := 0; d.NextElem(i, n177); i++ {
+						s176 = cborwire.Grow(d, s176, n177, at178)
+						s176[i].DecodeCBOR(d)
 					}
-					if len(s158) == 0 {
-						s158 = []Condition{}
+					if len(s176) == 0 {
+						s176 = []Condition{}
 					}
-					m.ResourceStatus.Conditions = s158
+					m.ResourceStatus.Conditions = s176
 				}
-				cborwire.Keep(d, k157, m.ResourceStatus.Conditions)
+				cborwire.Keep(d, k175, m.ResourceStatus.Conditions)
 			}
 		case "observedGeneration":
+			if seen173&0x2 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen173 |= 0x2
 			cborwire.Int(d, &m.ResourceStatus.ObservedGeneration)
 		case "atProvider":
+			if seen173&0x4 != 0 {
+				d.DuplicateKey("atProvider")
+			}
+			seen173 |= 0x4
 			m.AtProvider.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown174)
 		}
 	}
 	return d.Err()
@@ -5776,14 +6274,20 @@ func (m *InstanceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n161, ok := d.OpenMap("ListenerEndpointObservation")
+	n179, ok := d.OpenMap("ListenerEndpointObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n161); i++ {
+	var seen180 uint64
+	var unknown181 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n179); i++ {
 		switch string(d.Key()) {
 		case "address":
-			if k162, ok := cborwire.ReusePtr(d, &m.Address); !ok {
+			if seen180&0x1 != 0 {
+				d.DuplicateKey("address")
+			}
+			seen180 |= 0x1
+			if k182, ok := cborwire.ReusePtr(d, &m.Address); !ok {
 				if d.Null() {
 					m.Address = nil
 				} else {
@@ -5792,10 +6296,14 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Address)
 				}
-				cborwire.Keep(d, k162, m.Address)
+				cborwire.Keep(d, k182, m.Address)
 			}
 		case "hostedZoneId":
-			if k163, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
+			if seen180&0x2 != 0 {
+				d.DuplicateKey("hostedZoneId")
+			}
+			seen180 |= 0x2
+			if k183, ok := cborwire.ReusePtr(d, &m.HostedZoneID); !ok {
 				if d.Null() {
 					m.HostedZoneID = nil
 				} else {
@@ -5804,10 +6312,14 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.HostedZoneID)
 				}
-				cborwire.Keep(d, k163, m.HostedZoneID)
+				cborwire.Keep(d, k183, m.HostedZoneID)
 			}
 		case "port":
-			if k164, ok := cborwire.ReusePtr(d, &m.Port); !ok {
+			if seen180&0x4 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen180 |= 0x4
+			if k184, ok := cborwire.ReusePtr(d, &m.Port); !ok {
 				if d.Null() {
 					m.Port = nil
 				} else {
@@ -5816,10 +6328,10 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Float(d, m.Port)
 				}
-				cborwire.Keep(d, k164, m.Port)
+				cborwire.Keep(d, k184, m.Port)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown181)
 		}
 	}
 	return d.Err()
@@ -5828,14 +6340,20 @@ func (m *ListenerEndpointObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
-	n165, ok := d.OpenMap("MasterUserSecretObservation")
+	n185, ok := d.OpenMap("MasterUserSecretObservation")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n165); i++ {
+	var seen186 uint64
+	var unknown187 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n185); i++ {
 		switch string(d.Key()) {
 		case "kmsKeyId":
-			if k166, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
+			if seen186&0x1 != 0 {
+				d.DuplicateKey("kmsKeyId")
+			}
+			seen186 |= 0x1
+			if k188, ok := cborwire.ReusePtr(d, &m.KMSKeyID); !ok {
 				if d.Null() {
 					m.KMSKeyID = nil
 				} else {
@@ -5844,10 +6362,14 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.KMSKeyID)
 				}
-				cborwire.Keep(d, k166, m.KMSKeyID)
+				cborwire.Keep(d, k188, m.KMSKeyID)
 			}
 		case "secretArn":
-			if k167, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
+			if seen186&0x2 != 0 {
+				d.DuplicateKey("secretArn")
+			}
+			seen186 |= 0x2
+			if k189, ok := cborwire.ReusePtr(d, &m.SecretArn); !ok {
 				if d.Null() {
 					m.SecretArn = nil
 				} else {
@@ -5856,10 +6378,14 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretArn)
 				}
-				cborwire.Keep(d, k167, m.SecretArn)
+				cborwire.Keep(d, k189, m.SecretArn)
 			}
 		case "secretStatus":
-			if k168, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
+			if seen186&0x4 != 0 {
+				d.DuplicateKey("secretStatus")
+			}
+			seen186 |= 0x4
+			if k190, ok := cborwire.ReusePtr(d, &m.SecretStatus); !ok {
 				if d.Null() {
 					m.SecretStatus = nil
 				} else {
@@ -5868,10 +6394,10 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.SecretStatus)
 				}
-				cborwire.Keep(d, k168, m.SecretStatus)
+				cborwire.Keep(d, k190, m.SecretStatus)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown187)
 		}
 	}
 	return d.Err()
@@ -5880,14 +6406,20 @@ func (m *MasterUserSecretObservation) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
-	n169, ok := d.OpenMap("Policy")
+	n191, ok := d.OpenMap("Policy")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n169); i++ {
+	var seen192 uint64
+	var unknown193 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n191); i++ {
 		switch string(d.Key()) {
 		case "resolve":
-			if k170, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
+			if seen192&0x1 != 0 {
+				d.DuplicateKey("resolve")
+			}
+			seen192 |= 0x1
+			if k194, ok := cborwire.ReusePtr(d, &m.Resolve); !ok {
 				if d.Null() {
 					m.Resolve = nil
 				} else {
@@ -5896,10 +6428,14 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolve)
 				}
-				cborwire.Keep(d, k170, m.Resolve)
+				cborwire.Keep(d, k194, m.Resolve)
 			}
 		case "resolution":
-			if k171, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
+			if seen192&0x2 != 0 {
+				d.DuplicateKey("resolution")
+			}
+			seen192 |= 0x2
+			if k195, ok := cborwire.ReusePtr(d, &m.Resolution); !ok {
 				if d.Null() {
 					m.Resolution = nil
 				} else {
@@ -5908,10 +6444,10 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Resolution)
 				}
-				cborwire.Keep(d, k171, m.Resolution)
+				cborwire.Keep(d, k195, m.Resolution)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown193)
 		}
 	}
 	return d.Err()
@@ -5920,16 +6456,26 @@ func (m *Policy) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
-	n172, ok := d.OpenMap("Reference")
+	n196, ok := d.OpenMap("Reference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n172); i++ {
+	var seen197 uint64
+	var unknown198 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n196); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen197&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen197 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "policy":
-			if k173, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if seen197&0x2 != 0 {
+				d.DuplicateKey("policy")
+			}
+			seen197 |= 0x2
+			if k199, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -5938,10 +6484,10 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k173, m.Policy)
+				cborwire.Keep(d, k199, m.Policy)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown198)
 		}
 	}
 	return d.Err()
@@ -5950,14 +6496,20 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n174, ok := d.OpenMap("ResourceSpec")
+	n200, ok := d.OpenMap("ResourceSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n174); i++ {
+	var seen201 uint64
+	var unknown202 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n200); i++ {
 		switch string(d.Key()) {
 		case "writeConnectionSecretToRef":
-			if k175, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
+			if seen201&0x1 != 0 {
+				d.DuplicateKey("writeConnectionSecretToRef")
+			}
+			seen201 |= 0x1
+			if k203, ok := cborwire.ReusePtr(d, &m.WriteConnectionSecretToReference); !ok {
 				if d.Null() {
 					m.WriteConnectionSecretToReference = nil
 				} else {
@@ -5966,10 +6518,14 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k175, m.WriteConnectionSecretToReference)
+				cborwire.Keep(d, k203, m.WriteConnectionSecretToReference)
 			}
 		case "providerConfigRef":
-			if k176, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
+			if seen201&0x2 != 0 {
+				d.DuplicateKey("providerConfigRef")
+			}
+			seen201 |= 0x2
+			if k204, ok := cborwire.ReusePtr(d, &m.ProviderConfigReference); !ok {
 				if d.Null() {
 					m.ProviderConfigReference = nil
 				} else {
@@ -5978,33 +6534,41 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.ProviderConfigReference).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k176, m.ProviderConfigReference)
+				cborwire.Keep(d, k204, m.ProviderConfigReference)
 			}
 		case "managementPolicies":
-			if k177, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
+			if seen201&0x4 != 0 {
+				d.DuplicateKey("managementPolicies")
+			}
+			seen201 |= 0x4
+			if k205, ok := cborwire.ReuseSlice(d, &m.ManagementPolicies); !ok {
 				if d.Null() {
 					m.ManagementPolicies = nil
-				} else if n179, ok := d.OpenArray("[]string"); ok {
-					s178 := m.ManagementPolicies[:0]
-					if cap(s178) < n179 {
-						s178 = make([]string, 0, cborwire.SliceCap[string](d, n179))
+				} else if n207, ok := d.OpenArray("[]string"); ok {
+					s206 := m.ManagementPolicies[:0]
+					if cap(s206) < n207 {
+						s206 = make([]string, 0, cborwire.SliceCap[string](d, n207))
 					}
-					at180 := d.Offset()
-					for i := 0; d.NextElem(i, n179); i++ {
-						s178 = cborwire.Grow(d, s178, n179, at180)
-						cborwire.String(d, &s178[i])
+					at208 := d.Offset()
+					for i := 0; d.NextElem(i, n207); i++ {
+						s206 = cborwire.Grow(d, s206, n207, at208)
+						cborwire.String(d, &s206[i])
 					}
-					if len(s178) == 0 {
-						s178 = []string{}
+					if len(s206) == 0 {
+						s206 = []string{}
 					}
-					m.ManagementPolicies = s178
+					m.ManagementPolicies = s206
 				}
-				cborwire.Keep(d, k177, m.ManagementPolicies)
+				cborwire.Keep(d, k205, m.ManagementPolicies)
 			}
 		case "deletionPolicy":
+			if seen201&0x8 != 0 {
+				d.DuplicateKey("deletionPolicy")
+			}
+			seen201 |= 0x8
 			cborwire.String(d, &m.DeletionPolicy)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown202)
 		}
 	}
 	return d.Err()
@@ -6013,37 +6577,47 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n181, ok := d.OpenMap("ResourceStatus")
+	n209, ok := d.OpenMap("ResourceStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n181); i++ {
+	var seen210 uint64
+	var unknown211 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n209); i++ {
 		switch string(d.Key()) {
 		case "conditions":
-			if k182, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen210&0x1 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen210 |= 0x1
+			if k212, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n184, ok := d.OpenArray("[]Condition"); ok {
-					s183 := m.Conditions[:0]
-					if cap(s183) < n184 {
-						s183 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n184))
+				} else if n214, ok := d.OpenArray("[]Condition"); ok {
+					s213 := m.Conditions[:0]
+					if cap(s213) < n214 {
+						s213 = make([]Condition, 0, cborwire.SliceCap[Condition](d, n214))
 					}
-					at185 := d.Offset()
-					for i := 0; d.NextElem(i, n184); i++ {
-						s183 = cborwire.Grow(d, s183, n184, at185)
-						s183[i].DecodeCBOR(d)
+					at215 := d.Offset()
+					for i := 0; d.NextElem(i, n214); i++ {
+						s213 = cborwire.Grow(d, s213, n214, at215)
+						s213[i].DecodeCBOR(d)
 					}
-					if len(s183) == 0 {
-						s183 = []Condition{}
+					if len(s213) == 0 {
+						s213 = []Condition{}
 					}
-					m.Conditions = s183
+					m.Conditions = s213
 				}
-				cborwire.Keep(d, k182, m.Conditions)
+				cborwire.Keep(d, k212, m.Conditions)
 			}
 		case "observedGeneration":
+			if seen210&0x2 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen210 |= 0x2
 			cborwire.Int(d, &m.ObservedGeneration)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown211)
 		}
 	}
 	return d.Err()
@@ -6052,20 +6626,34 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
-	n186, ok := d.OpenMap("SecretKeySelector")
+	n216, ok := d.OpenMap("SecretKeySelector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n186); i++ {
+	var seen217 uint64
+	var unknown218 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n216); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen217&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen217 |= 0x1
 			cborwire.String(d, &m.SecretReference.Name)
 		case "namespace":
+			if seen217&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen217 |= 0x2
 			cborwire.String(d, &m.SecretReference.Namespace)
 		case "key":
+			if seen217&0x4 != 0 {
+				d.DuplicateKey("key")
+			}
+			seen217 |= 0x4
 			cborwire.String(d, &m.Key)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown218)
 		}
 	}
 	return d.Err()
@@ -6074,18 +6662,28 @@ func (m *SecretKeySelector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
-	n187, ok := d.OpenMap("SecretReference")
+	n219, ok := d.OpenMap("SecretReference")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n187); i++ {
+	var seen220 uint64
+	var unknown221 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n219); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen220&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen220 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "namespace":
+			if seen220&0x2 != 0 {
+				d.DuplicateKey("namespace")
+			}
+			seen220 |= 0x2
 			cborwire.String(d, &m.Namespace)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown221)
 		}
 	}
 	return d.Err()
@@ -6094,16 +6692,26 @@ func (m *SecretReference) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
-	n188, ok := d.OpenMap("Selector")
+	n222, ok := d.OpenMap("Selector")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n188); i++ {
+	var seen223 uint64
+	var unknown224 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n222); i++ {
 		switch string(d.Key()) {
 		case "matchLabels":
+			if seen223&0x1 != 0 {
+				d.DuplicateKey("matchLabels")
+			}
+			seen223 |= 0x1
 			cborwire.StringMap(d, &m.MatchLabels)
 		case "matchControllerRef":
-			if k189, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
+			if seen223&0x2 != 0 {
+				d.DuplicateKey("matchControllerRef")
+			}
+			seen223 |= 0x2
+			if k225, ok := cborwire.ReusePtr(d, &m.MatchControllerRef); !ok {
 				if d.Null() {
 					m.MatchControllerRef = nil
 				} else {
@@ -6112,10 +6720,14 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Bool(d, m.MatchControllerRef)
 				}
-				cborwire.Keep(d, k189, m.MatchControllerRef)
+				cborwire.Keep(d, k225, m.MatchControllerRef)
 			}
 		case "policy":
-			if k190, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
+			if seen223&0x4 != 0 {
+				d.DuplicateKey("policy")
+			}
+			seen223 |= 0x4
+			if k226, ok := cborwire.ReusePtr(d, &m.Policy); !ok {
 				if d.Null() {
 					m.Policy = nil
 				} else {
@@ -6124,10 +6736,10 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k190, m.Policy)
+				cborwire.Keep(d, k226, m.Policy)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown224)
 		}
 	}
 	return d.Err()
@@ -6136,41 +6748,59 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *InstanceList) DecodeCBOR(d *cborwire.Decoder) error {
-	n191, ok := d.OpenMap("InstanceList")
+	n227, ok := d.OpenMap("InstanceList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n191); i++ {
+	var seen228 uint64
+	var unknown229 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n227); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen228&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen228 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen228&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen228 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen228&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen228 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k192, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen228&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen228 |= 0x8
+			if k230, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n194, ok := d.OpenArray("[]Instance"); ok {
-					s193 := m.Items[:0]
-					if cap(s193) < n194 {
-						s193 = make([]Instance, 0, cborwire.SliceCap[Instance](d, n194))
+				} else if n232, ok := d.OpenArray("[]Instance"); ok {
+					s231 := m.Items[:0]
+					if cap(s231) < n232 {
+						s231 = make([]Instance, 0, cborwire.SliceCap[Instance](d, n232))
 					}
-					at195 := d.Offset()
-					for i := 0; d.NextElem(i, n194); i++ {
-						s193 = cborwire.Grow(d, s193, n194, at195)
-						s193[i].DecodeCBOR(d)
+					at233 := d.Offset()
+					for i := 0; d.NextElem(i, n232); i++ {
+						s231 = cborwire.Grow(d, s231, n232, at233)
+						s231[i].DecodeCBOR(d)
 					}
-					if len(s193) == 0 {
-						s193 = []Instance{}
+					if len(s231) == 0 {
+						s231 = []Instance{}
 					}
-					m.Items = s193
+					m.Items = s231
 				}
-				cborwire.Keep(d, k192, m.Items)
+				cborwire.Keep(d, k230, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown229)
 		}
 	}
 	return d.Err()

@@ -272,18 +272,36 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen2 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen2&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen2 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen2&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen2 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen2&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen2 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -292,16 +310,22 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("WidgetSpec")
+	n4, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen5 |= 0x1
 			cborwire.String(d, &m.Name)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -310,41 +334,59 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n3, ok := d.OpenMap("WidgetList")
+	n7, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n3); i++ {
+	var seen8 uint64
+	var unknown9 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n7); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen8&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen8 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen8&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen8 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen8&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen8 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k4, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen8&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen8 |= 0x8
+			if k10, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n6, ok := d.OpenArray("[]Widget"); ok {
-					s5 := m.Items[:0]
-					if cap(s5) < n6 {
-						s5 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n6))
+				} else if n12, ok := d.OpenArray("[]Widget"); ok {
+					s11 := m.Items[:0]
+					if cap(s11) < n12 {
+						s11 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n12))
 					}
-					at7 := d.Offset()
-					for i := 0; d.NextElem(i, n6); i++ {
-						s5 = cborwire.Grow(d, s5, n6, at7)
-						s5[i].DecodeCBOR(d)
+					at13 := d.Offset()
+					for i := 0; d.NextElem(i, n12); i++ {
+						s11 = cborwire.Grow(d, s11, n12, at13)
+						s11[i].DecodeCBOR(d)
 					}
-					if len(s5) == 0 {
-						s5 = []Widget{}
+					if len(s11) == 0 {
+						s11 = []Widget{}
 					}
-					m.Items = s5
+					m.Items = s11
 				}
-				cborwire.Keep(d, k4, m.Items)
+				cborwire.Keep(d, k10, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown9)
 		}
 	}
 	return d.Err()

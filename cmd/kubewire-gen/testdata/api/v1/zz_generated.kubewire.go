@@ -1785,12 +1785,18 @@ func (m *CommonSpec) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen2 uint64
+	var unknown3 cborwire.UnknownKeys
 	for i := 0; d.NextField(i, n1); i++ {
 		switch string(d.Key()) {
 		case "paused":
+			if seen2&0x1 != 0 {
+				d.DuplicateKey("paused")
+			}
+			seen2 |= 0x1
 			cborwire.Bool(d, &m.Paused)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown3)
 		}
 	}
 	return d.Err()
@@ -1799,39 +1805,53 @@ func (m *CommonSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
-	n2, ok := d.OpenMap("Defaults")
+	n4, ok := d.OpenMap("Defaults")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n2); i++ {
+	var seen5 uint64
+	var unknown6 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n4); i++ {
 		switch string(d.Key()) {
 		case "retries":
+			if seen5&0x1 != 0 {
+				d.DuplicateKey("retries")
+			}
+			seen5 |= 0x1
 			cborwire.Int(d, &m.Retries)
 		case "names":
-			if k3, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
+			if seen5&0x2 != 0 {
+				d.DuplicateKey("names")
+			}
+			seen5 |= 0x2
+			if k7, ok := cborwire.ReuseSlice(d, &m.Names); !ok {
 				if d.Null() {
 					m.Names = nil
-				} else if n5, ok := d.OpenArray("[]string"); ok {
-					s4 := m.Names[:0]
-					if cap(s4) < n5 {
-						s4 = make([]string, 0, cborwire.SliceCap[string](d, n5))
+				} else if n9, ok := d.OpenArray("[]string"); ok {
+					s8 := m.Names[:0]
+					if cap(s8) < n9 {
+						s8 = make([]string, 0, cborwire.SliceCap[string](d, n9))
 					}
-					at6 := d.Offset()
-					for i := 0; d.NextElem(i, n5); i++ {
-						s4 = cborwire.Grow(d, s4, n5, at6)
-						cborwire.String(d, &s4[i])
+					at10 := d.Offset()
+					for i := 0; d.NextElem(i, n9); i++ {
+						s8 = cborwire.Grow(d, s8, n9, at10)
+						cborwire.String(d, &s8[i])
 					}
-					if len(s4) == 0 {
-						s4 = []string{}
+					if len(s8) == 0 {
+						s8 = []string{}
 					}
-					m.Names = s4
+					m.Names = s8
 				}
-				cborwire.Keep(d, k3, m.Names)
+				cborwire.Keep(d, k7, m.Names)
 			}
 		case "weights":
+			if seen5&0x4 != 0 {
+				d.DuplicateKey("weights")
+			}
+			seen5 |= 0x4
 			cborwire.StringMap(d, &m.Weights)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown6)
 		}
 	}
 	return d.Err()
@@ -1840,22 +1860,40 @@ func (m *Defaults) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
-	n7, ok := d.OpenMap("Gadget")
+	n11, ok := d.OpenMap("Gadget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n7); i++ {
+	var seen12 uint64
+	var unknown13 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n11); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen12&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen12 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen12&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen12 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen12&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen12 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen12&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen12 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown13)
 		}
 	}
 	return d.Err()
@@ -1864,41 +1902,59 @@ func (m *Gadget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n8, ok := d.OpenMap("GadgetList")
+	n14, ok := d.OpenMap("GadgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n8); i++ {
+	var seen15 uint64
+	var unknown16 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n14); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen15&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen15 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen15&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen15 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen15&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen15 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k9, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen15&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen15 |= 0x8
+			if k17, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n11, ok := d.OpenArray("[]Gadget"); ok {
-					s10 := m.Items[:0]
-					if cap(s10) < n11 {
-						s10 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n11))
+				} else if n19, ok := d.OpenArray("[]Gadget"); ok {
+					s18 := m.Items[:0]
+					if cap(s18) < n19 {
+						s18 = make([]Gadget, 0, cborwire.SliceCap[Gadget](d, n19))
 					}
-					at12 := d.Offset()
-					for i := 0; d.NextElem(i, n11); i++ {
-						s10 = cborwire.Grow(d, s10, n11, at12)
-						s10[i].DecodeCBOR(d)
+					at20 := d.Offset()
+					for i := 0; d.NextElem(i, n19); i++ {
+						s18 = cborwire.Grow(d, s18, n19, at20)
+						s18[i].DecodeCBOR(d)
 					}
-					if len(s10) == 0 {
-						s10 = []Gadget{}
+					if len(s18) == 0 {
+						s18 = []Gadget{}
 					}
-					m.Items = s10
+					m.Items = s18
 				}
-				cborwire.Keep(d, k9, m.Items)
+				cborwire.Keep(d, k17, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown16)
 		}
 	}
 	return d.Err()
@@ -1907,35 +1963,41 @@ func (m *GadgetList) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n13, ok := d.OpenMap("GadgetSpec")
+	n21, ok := d.OpenMap("GadgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n13); i++ {
+	var seen22 uint64
+	var unknown23 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n21); i++ {
 		switch string(d.Key()) {
 		case "parts":
-			if k14, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
+			if seen22&0x1 != 0 {
+				d.DuplicateKey("parts")
+			}
+			seen22 |= 0x1
+			if k24, ok := cborwire.ReuseSlice(d, &m.Parts); !ok {
 				if d.Null() {
 					m.Parts = nil
-				} else if n16, ok := d.OpenArray("[]string"); ok {
-					s15 := m.Parts[:0]
-					if cap(s15) < n16 {
-						s15 = make([]string, 0, cborwire.SliceCap[string](d, n16))
+				} else if n26, ok := d.OpenArray("[]string"); ok {
+					s25 := m.Parts[:0]
+					if cap(s25) < n26 {
+						s25 = make([]string, 0, cborwire.SliceCap[string](d, n26))
 					}
-					at17 := d.Offset()
-					for i := 0; d.NextElem(i, n16); i++ {
-						s15 = cborwire.Grow(d, s15, n16, at17)
-						cborwire.String(d, &s15[i])
+					at27 := d.Offset()
+					for i := 0; d.NextElem(i, n26); i++ {
+						s25 = cborwire.Grow(d, s25, n26, at27)
+						cborwire.String(d, &s25[i])
 					}
-					if len(s15) == 0 {
-						s15 = []string{}
+					if len(s25) == 0 {
+						s25 = []string{}
 					}
-					m.Parts = s15
+					m.Parts = s25
 				}
-				cborwire.Keep(d, k14, m.Parts)
+				cborwire.Keep(d, k24, m.Parts)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown23)
 		}
 	}
 	return d.Err()
@@ -1944,20 +2006,34 @@ func (m *GadgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
-	n18, ok := d.OpenMap("Port")
+	n28, ok := d.OpenMap("Port")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n18); i++ {
+	var seen29 uint64
+	var unknown30 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n28); i++ {
 		switch string(d.Key()) {
 		case "name":
+			if seen29&0x1 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen29 |= 0x1
 			cborwire.String(d, &m.Name)
 		case "port":
+			if seen29&0x2 != 0 {
+				d.DuplicateKey("port")
+			}
+			seen29 |= 0x2
 			cborwire.Int(d, &m.Port)
 		case "protocol":
+			if seen29&0x4 != 0 {
+				d.DuplicateKey("protocol")
+			}
+			seen29 |= 0x4
 			cborwire.String(d, &m.Protocol)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown30)
 		}
 	}
 	return d.Err()
@@ -1966,22 +2042,40 @@ func (m *Port) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
-	n19, ok := d.OpenMap("Thing")
+	n31, ok := d.OpenMap("Thing")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n19); i++ {
+	var seen32 uint64
+	var unknown33 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n31); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen32&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen32 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen32&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen32 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen32&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen32 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "data":
+			if seen32&0x8 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen32 |= 0x8
 			cborwire.StringMap(d, &m.Data)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown33)
 		}
 	}
 	return d.Err()
@@ -1990,35 +2084,41 @@ func (m *Thing) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
-	n20, ok := d.OpenMap("Tree")
+	n34, ok := d.OpenMap("Tree")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n20); i++ {
+	var seen35 uint64
+	var unknown36 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n34); i++ {
 		switch string(d.Key()) {
 		case "children":
-			if k21, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
+			if seen35&0x1 != 0 {
+				d.DuplicateKey("children")
+			}
+			seen35 |= 0x1
+			if k37, ok := cborwire.ReuseSlice(d, &m.Children); !ok {
 				if d.Null() {
 					m.Children = nil
-				} else if n23, ok := d.OpenArray("[]Tree"); ok {
-					s22 := m.Children[:0]
-					if cap(s22) < n23 {
-						s22 = make([]Tree, 0, cborwire.SliceCap[Tree](d, n23))
+				} else if n39, ok := d.OpenArray("[]Tree"); ok {
+					s38 := m.Children[:0]
+					if cap(s38) < n39 {
+						s38 = make([]Tree, 0, cborwire.SliceCap[Tree](d, n39))
 					}
-					at24 := d.Offset()
-					for i := 0; d.NextElem(i, n23); i++ {
-						s22 = cborwire.Grow(d, s22, n23, at24)
-						s22[i].DecodeCBOR(d)
+					at40 := d.Offset()
+					for i := 0; d.NextElem(i, n39); i++ {
+						s38 = cborwire.Grow(d, s38, n39, at40)
+						s38[i].DecodeCBOR(d)
 					}
-					if len(s22) == 0 {
-						s22 = []Tree{}
+					if len(s38) == 0 {
+						s38 = []Tree{}
 					}
-					m.Children = s22
+					m.Children = s38
 				}
-				cborwire.Keep(d, k21, m.Children)
+				cborwire.Keep(d, k37, m.Children)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown36)
 		}
 	}
 	return d.Err()
@@ -2027,24 +2127,46 @@ func (m *Tree) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
-	n25, ok := d.OpenMap("Widget")
+	n41, ok := d.OpenMap("Widget")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n25); i++ {
+	var seen42 uint64
+	var unknown43 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n41); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen42&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen42 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen42&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen42 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen42&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen42 |= 0x4
 			m.ObjectMeta.DecodeCBOR(d)
 		case "spec":
+			if seen42&0x8 != 0 {
+				d.DuplicateKey("spec")
+			}
+			seen42 |= 0x8
 			m.Spec.DecodeCBOR(d)
 		case "status":
+			if seen42&0x10 != 0 {
+				d.DuplicateKey("status")
+			}
+			seen42 |= 0x10
 			m.Status.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown43)
 		}
 	}
 	return d.Err()
@@ -2053,18 +2175,32 @@ func (m *Widget) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
-	n26, ok := d.OpenMap("WidgetSpec")
+	n44, ok := d.OpenMap("WidgetSpec")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n26); i++ {
+	var seen45 uint64
+	var unknown46 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n44); i++ {
 		switch string(d.Key()) {
 		case "paused":
+			if seen45&0x1 != 0 {
+				d.DuplicateKey("paused")
+			}
+			seen45 |= 0x1
 			cborwire.Bool(d, &m.CommonSpec.Paused)
 		case "size":
+			if seen45&0x2 != 0 {
+				d.DuplicateKey("size")
+			}
+			seen45 |= 0x2
 			cborwire.String(d, &m.Size)
 		case "replicas":
-			if k27, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
+			if seen45&0x4 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen45 |= 0x4
+			if k47, ok := cborwire.ReusePtr(d, &m.Replicas); !ok {
 				if d.Null() {
 					m.Replicas = nil
 				} else {
@@ -2073,10 +2209,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.Replicas)
 				}
-				cborwire.Keep(d, k27, m.Replicas)
+				cborwire.Keep(d, k47, m.Replicas)
 			}
 		case "minSize":
-			if k28, ok := cborwire.ReusePtr(d, &m.MinSize); !ok {
+			if seen45&0x8 != 0 {
+				d.DuplicateKey("minSize")
+			}
+			seen45 |= 0x8
+			if k48, ok := cborwire.ReusePtr(d, &m.MinSize); !ok {
 				if d.Null() {
 					m.MinSize = nil
 				} else {
@@ -2085,10 +2225,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.MinSize)
 				}
-				cborwire.Keep(d, k28, m.MinSize)
+				cborwire.Keep(d, k48, m.MinSize)
 			}
 		case "maxSize":
-			if k29, ok := cborwire.ReusePtr(d, &m.MaxSize); !ok {
+			if seen45&0x10 != 0 {
+				d.DuplicateKey("maxSize")
+			}
+			seen45 |= 0x10
+			if k49, ok := cborwire.ReusePtr(d, &m.MaxSize); !ok {
 				if d.Null() {
 					m.MaxSize = nil
 				} else {
@@ -2097,20 +2241,44 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.Int(d, m.MaxSize)
 				}
-				cborwire.Keep(d, k29, m.MaxSize)
+				cborwire.Keep(d, k49, m.MaxSize)
 			}
 		case "step":
+			if seen45&0x20 != 0 {
+				d.DuplicateKey("step")
+			}
+			seen45 |= 0x20
 			cborwire.Int(d, &m.Step)
 		case "name":
+			if seen45&0x40 != 0 {
+				d.DuplicateKey("name")
+			}
+			seen45 |= 0x40
 			cborwire.String(d, &m.Name)
 		case "owner":
+			if seen45&0x80 != 0 {
+				d.DuplicateKey("owner")
+			}
+			seen45 |= 0x80
 			cborwire.String(d, &m.Owner)
 		case "mode":
+			if seen45&0x100 != 0 {
+				d.DuplicateKey("mode")
+			}
+			seen45 |= 0x100
 			cborwire.String(d, &m.Mode)
 		case "level":
+			if seen45&0x200 != 0 {
+				d.DuplicateKey("level")
+			}
+			seen45 |= 0x200
 			cborwire.Int(d, &m.Level)
 		case "note":
-			if k30, ok := cborwire.ReusePtr(d, &m.Note); !ok {
+			if seen45&0x400 != 0 {
+				d.DuplicateKey("note")
+			}
+			seen45 |= 0x400
+			if k50, ok := cborwire.ReusePtr(d, &m.Note); !ok {
 				if d.Null() {
 					m.Note = nil
 				} else {
@@ -2119,168 +2287,227 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.String(d, m.Note)
 				}
-				cborwire.Keep(d, k30, m.Note)
+				cborwire.Keep(d, k50, m.Note)
 			}
 		case "color":
+			if seen45&0x800 != 0 {
+				d.DuplicateKey("color")
+			}
+			seen45 |= 0x800
 			cborwire.String(d, &m.Color)
 		case "shade":
+			if seen45&0x1000 != 0 {
+				d.DuplicateKey("shade")
+			}
+			seen45 |= 0x1000
 			cborwire.String(d, &m.Shade)
 		case "tags":
-			if k31, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
+			if seen45&0x2000 != 0 {
+				d.DuplicateKey("tags")
+			}
+			seen45 |= 0x2000
+			if k51, ok := cborwire.ReuseSlice(d, &m.Tags); !ok {
 				if d.Null() {
 					m.Tags = nil
-				} else if n33, ok := d.OpenArray("[]string"); ok {
-					s32 := m.Tags[:0]
-					if cap(s32) < n33 {
-						s32 = make([]string, 0, cborwire.SliceCap[string](d, n33))
+				} else if n53, ok := d.OpenArray("[]string"); ok {
+					s52 := m.Tags[:0]
+					if cap(s52) < n53 {
+						s52 = make([]string, 0, cborwire.SliceCap[string](d, n53))
 					}
-					at34 := d.Offset()
-					for i := 0; d.NextElem(i, n33); i++ {
-						s32 = cborwire.Grow(d, s32, n33, at34)
-						cborwire.String(d, &s32[i])
+					at54 := d.Offset()
+					for i := 0; d.NextElem(i, n53); i++ {
+						s52 = cborwire.Grow(d, s52, n53, at54)
+						cborwire.String(d, &s52[i])
 					}
-					if len(s32) == 0 {
-						s32 = []string{}
+					if len(s52) == 0 {
+						s52 = []string{}
 					}
-					m.Tags = s32
+					m.Tags = s52
 				}
-				cborwire.Keep(d, k31, m.Tags)
+				cborwire.Keep(d, k51, m.Tags)
 			}
 		case "ports":
-			if k35, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
+			if seen45&0x4000 != 0 {
+				d.DuplicateKey("ports")
+			}
+			seen45 |= 0x4000
+			if k55, ok := cborwire.ReuseSlice(d, &m.Ports); !ok {
 				if d.Null() {
 					m.Ports = nil
-				} else if n37, ok := d.OpenArray("[]Port"); ok {
-					s36 := m.Ports[:0]
-					if cap(s36) < n37 {
-						s36 = make([]Port, 0, cborwire.SliceCap[Port](d, n37))
+				} else if n57, ok := d.OpenArray("[]Port"); ok {
+					s56 := m.Ports[:0]
+					if cap(s56) < n57 {
+						s56 = make([]Port, 0, cborwire.SliceCap[Port](d, n57))
 					}
-					at38 := d.Offset()
-					for i := 0; d.NextElem(i, n37); i++ {
-						s36 = cborwire.Grow(d, s36, n37, at38)
-						s36[i].DecodeCBOR(d)
+					at58 := d.Offset()
+					for i := 0; d.NextElem(i, n57); i++ {
+						s56 = cborwire.Grow(d, s56, n57, at58)
+						s56[i].DecodeCBOR(d)
 					}
-					if len(s36) == 0 {
-						s36 = []Port{}
+					if len(s56) == 0 {
+						s56 = []Port{}
 					}
-					m.Ports = s36
+					m.Ports = s56
 				}
-				cborwire.Keep(d, k35, m.Ports)
+				cborwire.Keep(d, k55, m.Ports)
 			}
 		case "zones":
-			if k39, ok := cborwire.ReuseSlice(d, &m.Zones); !ok {
+			if seen45&0x8000 != 0 {
+				d.DuplicateKey("zones")
+			}
+			seen45 |= 0x8000
+			if k59, ok := cborwire.ReuseSlice(d, &m.Zones); !ok {
 				if d.Null() {
 					m.Zones = nil
-				} else if n41, ok := d.OpenArray("[]string"); ok {
-					s40 := m.Zones[:0]
-					if cap(s40) < n41 {
-						s40 = make([]string, 0, cborwire.SliceCap[string](d, n41))
+				} else if n61, ok := d.OpenArray("[]string"); ok {
+					s60 := m.Zones[:0]
+					if cap(s60) < n61 {
+						s60 = make([]string, 0, cborwire.SliceCap[string](d, n61))
 					}
-					at42 := d.Offset()
-					for i := 0; d.NextElem(i, n41); i++ {
-						s40 = cborwire.Grow(d, s40, n41, at42)
-						cborwire.String(d, &s40[i])
+					at62 := d.Offset()
+					for i := 0; d.NextElem(i, n61); i++ {
+						s60 = cborwire.Grow(d, s60, n61, at62)
+						cborwire.String(d, &s60[i])
 					}
-					if len(s40) == 0 {
-						s40 = []string{}
+					if len(s60) == 0 {
+						s60 = []string{}
 					}
-					m.Zones = s40
+					m.Zones = s60
 				}
-				cborwire.Keep(d, k39, m.Zones)
+				cborwire.Keep(d, k59, m.Zones)
 			}
 		case "matrix":
-			if k43, ok := cborwire.ReuseSlice(d, &m.Matrix); !ok {
+			if seen45&0x10000 != 0 {
+				d.DuplicateKey("matrix")
+			}
+			seen45 |= 0x10000
+			if k63, ok := cborwire.ReuseSlice(d, &m.Matrix); !ok {
 				if d.Null() {
 					m.Matrix = nil
-				} else if n45, ok := d.OpenArray("[][]int32"); ok {
-					s44 := m.Matrix[:0]
-					if cap(s44) < n45 {
-						s44 = make([][]int32, 0, cborwire.SliceCap[[]int32](d, n45))
+				} else if n65, ok := d.OpenArray("[][]int32"); ok {
+					s64 := m.Matrix[:0]
+					if cap(s64) < n65 {
+						s64 = make([][]int32, 0, cborwire.SliceCap[[]int32](d, n65))
 					}
-					at46 := d.Offset()
-					for i := 0; d.NextElem(i, n45); i++ {
-						s44 = cborwire.Grow(d, s44, n45, at46)
-						if k47, ok := cborwire.ReuseSlice(d, &s44[i]); !ok {
+					at66 := d.Offset()
+					for i := 0; d.NextElem(i, n65); i++ {
+						s64 = cborwire.Grow(d, s64, n65, at66)
+						if k67, ok := cborwire.ReuseSlice(d, &s64[i]); !ok {
 							if d.Null() {
-								s44[i] = nil
-							} else if n49, ok := d.OpenArray("[]int32"); ok {
-								s48 := s44[i][:0]
-								if cap(s48) < n49 {
-									s48 = make([]int32, 0, cborwire.SliceCap[int32](d, n49))
+								s64[i] = nil
+							} else if n69, ok := d.OpenArray("[]int32"); ok {
+								s68 := s64[i][:0]
+								if cap(s68) < n69 {
+									s68 = make([]int32, 0, cborwire.SliceCap[int32](d, n69))
 								}
-								at50 := d.Offset()
-								for i := 0; d.NextElem(i, n49); i++ {
-									s48 = cborwire.Grow(d, s48, n49, at50)
-									cborwire.Int(d, &s48[i])
+								at70 := d.Offset()
+								for i := 0; d.NextElem(i, n69); i++ {
+									s68 = cborwire.Grow(d, s68, n69, at70)
+									cborwire.Int(d, &s68[i])
 								}
-								if len(s48) == 0 {
-									s48 = []int32{}
+								if len(s68) == 0 {
+									s68 = []int32{}
 								}
-								s44[i] = s48
+								s64[i] = s68
 							}
-							cborwire.Keep(d, k47, s44[i])
+							cborwire.Keep(d, k67, s64[i])
 						}
 					}
-					if len(s44) == 0 {
-						s44 = [][]int32{}
+					if len(s64) == 0 {
+						s64 = [][]int32{}
 					}
-					m.Matrix = s44
+					m.Matrix = s64
 				}
-				cborwire.Keep(d, k43, m.Matrix)
+				cborwire.Keep(d, k63, m.Matrix)
 			}
 		case "labels":
+			if seen45&0x20000 != 0 {
+				d.DuplicateKey("labels")
+			}
+			seen45 |= 0x20000
 			cborwire.StringMap(d, &m.Labels)
 		case "routes":
-			if k51, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
+			if seen45&0x40000 != 0 {
+				d.DuplicateKey("routes")
+			}
+			seen45 |= 0x40000
+			if k71, ok := cborwire.ReuseMap(d, &m.Routes); !ok {
 				if d.Null() {
 					m.Routes = nil
-				} else if n52, ok := d.OpenMap("map[string][]Port"); ok {
-					if m.Routes == nil {
-						m.Routes = make(map[string][]Port, cborwire.MapCap(n52))
-					}
-					for i := 0; d.NextKey(i, n52); i++ {
-						key53 := d.InternString(d.Key())
-						var v54 []Port
-						if k55, ok := cborwire.ReuseSlice(d, &v54); !ok {
+				} else if n72, ok := d.OpenMap("map[string][]Port"); ok {
+					m75 := cborwire.FreshMap(m.Routes, n72)
+					for i := 0; d.NextKey(i, n72); i++ {
+						key73 := d.InternString(d.Key())
+						var v74 []Port
+						if k76, ok := cborwire.ReuseSlice(d, &v74); !ok {
 							if d.Null() {
-								v54 = nil
-							} else if n57, ok := d.OpenArray("[]Port"); ok {
-								s56 := v54[:0]
-								if cap(s56) < n57 {
-									s56 = make([]Port, 0, cborwire.SliceCap[Port](d, n57))
+								v74 = nil
+							} else if n78, ok := d.OpenArray("[]Port"); ok {
+								s77 := v74[:0]
+								if cap(s77) < n78 {
+									s77 = make([]Port, 0, cborwire.SliceCap[Port](d, n78))
 								}
-								at58 := d.Offset()
-								for i := 0; d.NextElem(i, n57); i++ {
-									s56 = cborwire.Grow(d, s56, n57, at58)
-									s56[i].DecodeCBOR(d)
+								at79 := d.Offset()
+								for i := 0; d.NextElem(i, n78); i++ {
+									s77 = cborwire.Grow(d, s77, n78, at79)
+									s77[i].DecodeCBOR(d)
 								}
-								if len(s56) == 0 {
-									s56 = []Port{}
+								if len(s77) == 0 {
+									s77 = []Port{}
 								}
-								v54 = s56
+								v74 = s77
 							}
-							cborwire.Keep(d, k55, v54)
+							cborwire.Keep(d, k76, v74)
 						}
 						if d.Err() != nil {
 							break
 						}
-						m.Routes[key53] = v54
+						m75[key73] = v74
+						if len(m75) != i+1 {
+							d.DuplicateKey(string(key73))
+							break
+						}
 					}
+					m.Routes = cborwire.MergeMap(m.Routes, m75)
 				}
-				cborwire.Keep(d, k51, m.Routes)
+				cborwire.Keep(d, k71, m.Routes)
 			}
 		case "data":
+			if seen45&0x80000 != 0 {
+				d.DuplicateKey("data")
+			}
+			seen45 |= 0x80000
 			cborwire.Bytes(d, &m.Data)
 		case "ratio":
+			if seen45&0x100000 != 0 {
+				d.DuplicateKey("ratio")
+			}
+			seen45 |= 0x100000
 			cborwire.Float(d, &m.Ratio)
 		case "enabled":
+			if seen45&0x200000 != 0 {
+				d.DuplicateKey("enabled")
+			}
+			seen45 |= 0x200000
 			cborwire.Bool(d, &m.Enabled)
 		case "count":
+			if seen45&0x400000 != 0 {
+				d.DuplicateKey("count")
+			}
+			seen45 |= 0x400000
 			cborwire.Int(d, &m.Count)
 		case "big":
+			if seen45&0x800000 != 0 {
+				d.DuplicateKey("big")
+			}
+			seen45 |= 0x800000
 			cborwire.Uint(d, &m.Big)
 		case "timeout":
-			if k59, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
+			if seen45&0x1000000 != 0 {
+				d.DuplicateKey("timeout")
+			}
+			seen45 |= 0x1000000
+			if k80, ok := cborwire.ReusePtr(d, &m.Timeout); !ok {
 				if d.Null() {
 					m.Timeout = nil
 				} else {
@@ -2289,10 +2516,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Timeout).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k59, m.Timeout)
+				cborwire.Keep(d, k80, m.Timeout)
 			}
 		case "deadline":
-			if k60, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
+			if seen45&0x2000000 != 0 {
+				d.DuplicateKey("deadline")
+			}
+			seen45 |= 0x2000000
+			if k81, ok := cborwire.ReusePtr(d, &m.Deadline); !ok {
 				if d.Null() {
 					m.Deadline = nil
 				} else {
@@ -2301,18 +2532,38 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Deadline).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k60, m.Deadline)
+				cborwire.Keep(d, k81, m.Deadline)
 			}
 		case "memory":
+			if seen45&0x4000000 != 0 {
+				d.DuplicateKey("memory")
+			}
+			seen45 |= 0x4000000
 			m.Memory.DecodeCBOR(d)
 		case "limits":
+			if seen45&0x8000000 != 0 {
+				d.DuplicateKey("limits")
+			}
+			seen45 |= 0x8000000
 			m.Limits.DecodeCBOR(d)
 		case "target":
+			if seen45&0x10000000 != 0 {
+				d.DuplicateKey("target")
+			}
+			seen45 |= 0x10000000
 			m.Target.DecodeCBOR(d)
 		case "threshold":
+			if seen45&0x20000000 != 0 {
+				d.DuplicateKey("threshold")
+			}
+			seen45 |= 0x20000000
 			cborwire.String(d, &m.Threshold)
 		case "template":
-			if k61, ok := cborwire.ReusePtr(d, &m.Template); !ok {
+			if seen45&0x40000000 != 0 {
+				d.DuplicateKey("template")
+			}
+			seen45 |= 0x40000000
+			if k82, ok := cborwire.ReusePtr(d, &m.Template); !ok {
 				if d.Null() {
 					m.Template = nil
 				} else {
@@ -2321,10 +2572,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k61, m.Template)
+				cborwire.Keep(d, k82, m.Template)
 			}
 		case "selector":
-			if k62, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
+			if seen45&0x80000000 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen45 |= 0x80000000
+			if k83, ok := cborwire.ReusePtr(d, &m.Selector); !ok {
 				if d.Null() {
 					m.Selector = nil
 				} else {
@@ -2333,12 +2588,20 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k62, m.Selector)
+				cborwire.Keep(d, k83, m.Selector)
 			}
 		case "extra":
+			if seen45&0x100000000 != 0 {
+				d.DuplicateKey("extra")
+			}
+			seen45 |= 0x100000000
 			cborwire.ViaJSON(d, &m.Extra, "RawExtension")
 		case "object":
-			if k63, ok := cborwire.ReusePtr(d, &m.Object); !ok {
+			if seen45&0x200000000 != 0 {
+				d.DuplicateKey("object")
+			}
+			seen45 |= 0x200000000
+			if k84, ok := cborwire.ReusePtr(d, &m.Object); !ok {
 				if d.Null() {
 					m.Object = nil
 				} else {
@@ -2347,10 +2610,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaJSON(d, m.Object, "RawExtension")
 				}
-				cborwire.Keep(d, k63, m.Object)
+				cborwire.Keep(d, k84, m.Object)
 			}
 		case "thing":
-			if k64, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
+			if seen45&0x400000000 != 0 {
+				d.DuplicateKey("thing")
+			}
+			seen45 |= 0x400000000
+			if k85, ok := cborwire.ReusePtr(d, &m.Thing); !ok {
 				if d.Null() {
 					m.Thing = nil
 				} else {
@@ -2359,10 +2626,14 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Thing).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k64, m.Thing)
+				cborwire.Keep(d, k85, m.Thing)
 			}
 		case "config":
-			if k65, ok := cborwire.ReusePtr(d, &m.Config); !ok {
+			if seen45&0x800000000 != 0 {
+				d.DuplicateKey("config")
+			}
+			seen45 |= 0x800000000
+			if k86, ok := cborwire.ReusePtr(d, &m.Config); !ok {
 				if d.Null() {
 					m.Config = nil
 				} else {
@@ -2371,30 +2642,41 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					cborwire.ViaUnmarshaler(d, m.Config, "JSON")
 				}
-				cborwire.Keep(d, k65, m.Config)
+				cborwire.Keep(d, k86, m.Config)
 			}
 		case "values":
-			if k66, ok := cborwire.ReuseMap(d, &m.Values); !ok {
+			if seen45&0x1000000000 != 0 {
+				d.DuplicateKey("values")
+			}
+			seen45 |= 0x1000000000
+			if k87, ok := cborwire.ReuseMap(d, &m.Values); !ok {
 				if d.Null() {
 					m.Values = nil
-				} else if n67, ok := d.OpenMap("map[string]any"); ok {
-					if m.Values == nil {
-						m.Values = make(map[string]any, cborwire.MapCap(n67))
-					}
-					for i := 0; d.NextKey(i, n67); i++ {
-						key68 := d.InternString(d.Key())
-						var v69 any
-						v69 = d.Any()
+				} else if n88, ok := d.OpenMap("map[string]any"); ok {
+					m91 := cborwire.FreshMap(m.Values, n88)
+					for i := 0; d.NextKey(i, n88); i++ {
+						key89 := d.InternString(d.Key())
+						var v90 any
+						v90 = d.Any()
 						if d.Err() != nil {
 							break
 						}
-						m.Values[key68] = v69
+						m91[key89] = v90
+						if len(m91) != i+1 {
+							d.DuplicateKey(string(key89))
+							break
+						}
 					}
+					m.Values = cborwire.MergeMap(m.Values, m91)
 				}
-				cborwire.Keep(d, k66, m.Values)
+				cborwire.Keep(d, k87, m.Values)
 			}
 		case "free":
-			if k70, ok := cborwire.ReusePtr(d, &m.Free); !ok {
+			if seen45&0x2000000000 != 0 {
+				d.DuplicateKey("free")
+			}
+			seen45 |= 0x2000000000
+			if k92, ok := cborwire.ReusePtr(d, &m.Free); !ok {
 				if d.Null() {
 					m.Free = nil
 				} else {
@@ -2403,21 +2685,35 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Free).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k70, m.Free)
+				cborwire.Keep(d, k92, m.Free)
 			}
 		case "anonymous":
-			if n71, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
-				for i := 0; d.NextField(i, n71); i++ {
+			if seen45&0x4000000000 != 0 {
+				d.DuplicateKey("anonymous")
+			}
+			seen45 |= 0x4000000000
+			if n93, ok := d.OpenMap("WidgetSpec.Anonymous"); ok {
+				var seen94 uint64
+				var unknown95 cborwire.UnknownKeys
+				for i := 0; d.NextField(i, n93); i++ {
 					switch string(d.Key()) {
 					case "inner":
+						if seen94&0x1 != 0 {
+							d.DuplicateKey("inner")
+						}
+						seen94 |= 0x1
 						cborwire.String(d, &m.Anonymous.Inner)
 					default:
-						d.SkipField()
+						d.SkipUnknown(&unknown95)
 					}
 				}
 			}
 		case "defaults":
-			if k72, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
+			if seen45&0x8000000000 != 0 {
+				d.DuplicateKey("defaults")
+			}
+			seen45 |= 0x8000000000
+			if k96, ok := cborwire.ReusePtr(d, &m.Defaults); !ok {
 				if d.Null() {
 					m.Defaults = nil
 				} else {
@@ -2426,42 +2722,56 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					}
 					(*m.Defaults).DecodeCBOR(d)
 				}
-				cborwire.Keep(d, k72, m.Defaults)
+				cborwire.Keep(d, k96, m.Defaults)
 			}
 		case "immutable":
+			if seen45&0x10000000000 != 0 {
+				d.DuplicateKey("immutable")
+			}
+			seen45 |= 0x10000000000
 			cborwire.String(d, &m.Immutable)
 		case "stamp":
-			if n73, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
-				for i := 0; d.NextField(i, n73); i++ {
+			if seen45&0x20000000000 != 0 {
+				d.DuplicateKey("stamp")
+			}
+			seen45 |= 0x20000000000
+			if n97, ok := d.OpenMap("WidgetSpec.Stamp"); ok {
+				var seen98 uint64
+				var unknown99 cborwire.UnknownKeys
+				for i := 0; d.NextField(i, n97); i++ {
 					switch string(d.Key()) {
 					case "by":
-						if k74, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
+						if seen98&0x1 != 0 {
+							d.DuplicateKey("by")
+						}
+						seen98 |= 0x1
+						if k100, ok := cborwire.ReuseSlice(d, &m.Stamp.By); !ok {
 							if d.Null() {
 								m.Stamp.By = nil
-							} else if n76, ok := d.OpenArray("[]string"); ok {
-								s75 := m.Stamp.By[:0]
-								if cap(s75) < n76 {
-									s75 = make([]string, 0, cborwire.SliceCap[string](d, n76))
+							} else if n102, ok := d.OpenArray("[]string"); ok {
+								s101 := m.Stamp.By[:0]
+								if cap(s101) < n102 {
+									s101 = make([]string, 0, cborwire.SliceCap[string](d, n102))
 								}
-								at77 := d.Offset()
-								for i := 0; d.NextElem(i, n76); i++ {
-									s75 = cborwire.Grow(d, s75, n76, at77)
-									cborwire.String(d, &s75[i])
+								at103 := d.Offset()
+								for i := 0; d.NextElem(i, n102); i++ {
+									s101 = cborwire.Grow(d, s101, n102, at103)
+									cborwire.String(d, &s101[i])
 								}
-								if len(s75) == 0 {
-									s75 = []string{}
+								if len(s101) == 0 {
+									s101 = []string{}
 								}
-								m.Stamp.By = s75
+								m.Stamp.By = s101
 							}
-							cborwire.Keep(d, k74, m.Stamp.By)
+							cborwire.Keep(d, k100, m.Stamp.By)
 						}
 					default:
-						d.SkipField()
+						d.SkipUnknown(&unknown99)
 					}
 				}
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown46)
 		}
 	}
 	return d.Err()
@@ -2470,43 +2780,65 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
-	n78, ok := d.OpenMap("WidgetStatus")
+	n104, ok := d.OpenMap("WidgetStatus")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n78); i++ {
+	var seen105 uint64
+	var unknown106 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n104); i++ {
 		switch string(d.Key()) {
 		case "replicas":
+			if seen105&0x1 != 0 {
+				d.DuplicateKey("replicas")
+			}
+			seen105 |= 0x1
 			cborwire.Int(d, &m.Replicas)
 		case "selector":
+			if seen105&0x2 != 0 {
+				d.DuplicateKey("selector")
+			}
+			seen105 |= 0x2
 			cborwire.String(d, &m.Selector)
 		case "observedGeneration":
+			if seen105&0x4 != 0 {
+				d.DuplicateKey("observedGeneration")
+			}
+			seen105 |= 0x4
 			cborwire.Int(d, &m.ObservedGeneration)
 		case "conditions":
-			if k79, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
+			if seen105&0x8 != 0 {
+				d.DuplicateKey("conditions")
+			}
+			seen105 |= 0x8
+			if k107, ok := cborwire.ReuseSlice(d, &m.Conditions); !ok {
 				if d.Null() {
 					m.Conditions = nil
-				} else if n81, ok := d.OpenArray("[]metav1.Condition"); ok {
-					s80 := m.Conditions[:0]
-					if cap(s80) < n81 {
-						s80 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n81))
+				} else if n109, ok := d.OpenArray("[]metav1.Condition"); ok {
+					s108 := m.Conditions[:0]
+					if cap(s108) < n109 {
+						s108 = make([]metav1.Condition, 0, cborwire.SliceCap[metav1.Condition](d, n109))
 					}
-					at82 := d.Offset()
-					for i := 0; d.NextElem(i, n81); i++ {
-						s80 = cborwire.Grow(d, s80, n81, at82)
-						s80[i].DecodeCBOR(d)
+					at110 := d.Offset()
+					for i := 0; d.NextElem(i, n109); i++ {
+						s108 = cborwire.Grow(d, s108, n109, at110)
+						s108[i].DecodeCBOR(d)
 					}
-					if len(s80) == 0 {
-						s80 = []metav1.Condition{}
+					if len(s108) == 0 {
+						s108 = []metav1.Condition{}
 					}
-					m.Conditions = s80
+					m.Conditions = s108
 				}
-				cborwire.Keep(d, k79, m.Conditions)
+				cborwire.Keep(d, k107, m.Conditions)
 			}
 		case "lastUpdate":
+			if seen105&0x10 != 0 {
+				d.DuplicateKey("lastUpdate")
+			}
+			seen105 |= 0x10
 			m.LastUpdate.DecodeCBOR(d)
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown106)
 		}
 	}
 	return d.Err()
@@ -2515,41 +2847,59 @@ func (m *WidgetStatus) DecodeCBOR(d *cborwire.Decoder) error {
 // DecodeCBOR reads m from d: one CBOR item, as DecodeJSON reads the
 // same value from JSON.
 func (m *WidgetList) DecodeCBOR(d *cborwire.Decoder) error {
-	n83, ok := d.OpenMap("WidgetList")
+	n111, ok := d.OpenMap("WidgetList")
 	if !ok {
 		return d.Err()
 	}
-	for i := 0; d.NextField(i, n83); i++ {
+	var seen112 uint64
+	var unknown113 cborwire.UnknownKeys
+	for i := 0; d.NextField(i, n111); i++ {
 		switch string(d.Key()) {
 		case "kind":
+			if seen112&0x1 != 0 {
+				d.DuplicateKey("kind")
+			}
+			seen112 |= 0x1
 			cborwire.String(d, &m.TypeMeta.Kind)
 		case "apiVersion":
+			if seen112&0x2 != 0 {
+				d.DuplicateKey("apiVersion")
+			}
+			seen112 |= 0x2
 			cborwire.String(d, &m.TypeMeta.APIVersion)
 		case "metadata":
+			if seen112&0x4 != 0 {
+				d.DuplicateKey("metadata")
+			}
+			seen112 |= 0x4
 			m.ListMeta.DecodeCBOR(d)
 		case "items":
-			if k84, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
+			if seen112&0x8 != 0 {
+				d.DuplicateKey("items")
+			}
+			seen112 |= 0x8
+			if k114, ok := cborwire.ReuseSlice(d, &m.Items); !ok {
 				if d.Null() {
 					m.Items = nil
-				} else if n86, ok := d.OpenArray("[]Widget"); ok {
-					s85 := m.Items[:0]
-					if cap(s85) < n86 {
-						s85 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n86))
+				} else if n116, ok := d.OpenArray("[]Widget"); ok {
+					s115 := m.Items[:0]
+					if cap(s115) < n116 {
+						s115 = make([]Widget, 0, cborwire.SliceCap[Widget](d, n116))
 					}
-					at87 := d.Offset()
-					for i := 0; d.NextElem(i, n86); i++ {
-						s85 = cborwire.Grow(d, s85, n86, at87)
-						s85[i].DecodeCBOR(d)
+					at117 := d.Offset()
+					for i := 0; d.NextElem(i, n116); i++ {
+						s115 = cborwire.Grow(d, s115, n116, at117)
+						s115[i].DecodeCBOR(d)
 					}
-					if len(s85) == 0 {
-						s85 = []Widget{}
+					if len(s115) == 0 {
+						s115 = []Widget{}
 					}
-					m.Items = s85
+					m.Items = s115
 				}
-				cborwire.Keep(d, k84, m.Items)
+				cborwire.Keep(d, k114, m.Items)
 			}
 		default:
-			d.SkipField()
+			d.SkipUnknown(&unknown113)
 		}
 	}
 	return d.Err()
