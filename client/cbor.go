@@ -157,21 +157,48 @@ func (l *jsonList[T]) DecodeCBOR(d *cborwire.Decoder) error {
 	if !ok {
 		return d.Err()
 	}
+	var seen [4]bool // apiVersion, kind, metadata, items: a key met twice is refused
+	var unknown cborwire.UnknownKeys
 	for i := 0; d.NextKey(i, n); i++ {
-		switch string(d.Key()) {
-		case "apiVersion":
+		key := string(d.Key())
+		field := cborListKey(key)
+		if field < 0 {
+			d.SkipUnknown(&unknown)
+			continue
+		}
+		if seen[field] {
+			d.DuplicateKey(key)
+			break
+		}
+		seen[field] = true
+		switch field {
+		case 0:
 			cborwire.String(d, &l.APIVersion)
-		case "kind":
+		case 1:
 			cborwire.String(d, &l.Kind)
-		case "metadata":
+		case 2:
 			l.ListMeta.DecodeCBOR(d)
-		case "items":
+		case 3:
 			l.decodeCBORItems(d)
-		default:
-			d.Skip()
 		}
 	}
 	return l.finish(d.Err())
+}
+
+// cborListKey numbers the members of a list's map DecodeCBOR reads: -1
+// for any other.
+func cborListKey(key string) int {
+	switch key {
+	case "apiVersion":
+		return 0
+	case "kind":
+		return 1
+	case "metadata":
+		return 2
+	case "items":
+		return 3
+	}
+	return -1
 }
 
 func (l *jsonList[T]) decodeCBORItems(d *cborwire.Decoder) {

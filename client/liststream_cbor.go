@@ -20,15 +20,15 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 	var apiVersion, kind string
 	var status listStatus
 	s := &cborListStream{s: jsonStream{r: body, limit: r.c.maxBody}}
-	sawItems := false
 	dec := cborwire.NewDecoder(nil, opts.Decoder) // one for every item
+	seen := make(map[string]bool, 4)              // a key met twice is refused, as the one-pass decoder does
 	err := s.mapEntries("list", func(key string) error {
+		if seen[key] {
+			return fmt.Errorf("invalid CBOR list: map with a duplicate key %q: %w", key, codec.ErrMalformed)
+		}
+		seen[key] = true
 		switch key {
 		case "items":
-			if sawItems { // handed over already; a decoder of the whole list keeps the last
-				return fmt.Errorf("invalid CBOR list: two items keys: %w", codec.ErrMalformed)
-			}
-			sawItems = true
 			return s.arrayItems(func(item []byte) error {
 				obj := r.newObj()
 				if len(item) != 1 || item[0] != 0xf6 { // null is an empty object, as in List

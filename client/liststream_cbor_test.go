@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"runtime"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -211,4 +213,45 @@ func FuzzCBORListStream(f *testing.F) {
 		}
 		sameAsList(t, list, items, meta)
 	})
+}
+
+// A CBOR list whose map holds a key twice is refused by List's decoder
+// and by the stream alike, naming the key, as kube-apiserver's and
+// client-go's CBOR decoders refuse it: a server sending two metadata
+// members would otherwise have one decoder keep the first continue token
+// and the other the last.
+func TestCBORListRefusesDuplicateKeys(t *testing.T) {
+	c, err := New(Config{Host: "http://unused.invalid", QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := Dynamic(c, widgets)
+	req := &request{method: "GET", path: "/apis/example.com/v1/widgets"}
+	text := func(s string) []byte { return append([]byte{0x60 + byte(len(s))}, s...) }
+	entries := func(kv ...[]byte) []byte {
+		b := []byte{0xd9, 0xd9, 0xf7, 0xa0 + byte(len(kv)/2)}
+		for _, x := range kv {
+			b = append(b, x...)
+		}
+		return b
+	}
+	meta := append([]byte{0xa1}, append(text("continue"), text("t")...)...)
+	for key, body := range map[string][]byte{
+		"metadata":   entries(text("metadata"), meta, text("items"), []byte{0x80}, text("metadata"), meta),
+		"kind":       entries(text("kind"), text("WidgetList"), text("items"), []byte{0x80}, text("kind"), text("WidgetList")),
+		"apiVersion": entries(text("apiVersion"), text("v1"), text("apiVersion"), text("v1"), text("items"), []byte{0x80}),
+		"items":      entries(text("items"), []byte{0x81, 0xa0}, text("items"), []byte{0x80}),
+		"extra":      entries(text("extra"), []byte{0x01}, text("items"), []byte{0x80}, text("extra"), []byte{0x02}),
+	} {
+		t.Run(key, func(t *testing.T) {
+			list := jsonList[*unstructured.Unstructured]{newObj: res.newObj}
+			lerr := codec.DecodeCBOR(body, &list)
+			_, _, serr := readStreamBothWays(t, res.streamCBORList, req, body)
+			for how, err := range map[string]error{"List": lerr, "stream": serr} {
+				if !errors.Is(err, codec.ErrMalformed) || !strings.Contains(err.Error(), strconv.Quote(key)) {
+					t.Errorf("%s: %v, want an error matching ErrMalformed naming %q", how, err, key)
+				}
+			}
+		})
+	}
 }

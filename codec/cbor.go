@@ -239,7 +239,8 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 	n, ok := d.OpenMap("watch event")
 	var typ, kind string
 	var object []byte
-	sawType := false
+	sawType, sawKind := false, false
+	var unknown cborwire.UnknownKeys // a key met twice is refused, known or not
 	for i := 0; ok && d.NextKey(i, n); i++ {
 		switch string(d.Key()) {
 		case "type":
@@ -261,6 +262,10 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 				return "", nil, malformed("cbor watch event", at, err, "malformed event object")
 			}
 		case "kind": // only a Status in place of an event has one
+			if sawKind {
+				return "", nil, malformed("cbor watch event", at, nil, "event with two kinds")
+			}
+			sawKind = true
 			if d.NextKind() == cborwire.KindString {
 				b, _ := d.StringBytes("string")
 				kind = string(b)
@@ -268,7 +273,7 @@ func splitCBOREvent(ev []byte, at int64) (string, []byte, error) {
 				d.Skip()
 			}
 		default:
-			d.Skip()
+			d.SkipUnknown(&unknown)
 		}
 	}
 	if err := d.Err(); err != nil {

@@ -95,6 +95,9 @@ func TestCBORWatchBadStreams(t *testing.T) {
 		"endless map":     {r: endless, max: 1 << 10, is: []error{ErrMalformed, ErrTooLarge}},
 		// {"type":"ADDED","type":"DELETED","object":{}}: duplicate keys are refused, as client-go's CBOR decoder does.
 		"two types": {in: []byte{0xa3, 0x64, 't', 'y', 'p', 'e', 0x65, 'A', 'D', 'D', 'E', 'D', 0x64, 't', 'y', 'p', 'e', 0x67, 'D', 'E', 'L', 'E', 'T', 'E', 'D', 0x66, 'o', 'b', 'j', 'e', 'c', 't', 0xa0}, is: []error{ErrMalformed}},
+		// {"type":"ADDED","kind":"x","object":{},"kind":"y"} and {"type":"ADDED","x":1,"object":{},"x":2}: any key, known or not.
+		"two kinds":        {in: []byte{0xa4, 0x64, 't', 'y', 'p', 'e', 0x65, 'A', 'D', 'D', 'E', 'D', 0x64, 'k', 'i', 'n', 'd', 0x61, 'x', 0x66, 'o', 'b', 'j', 'e', 'c', 't', 0xa0, 0x64, 'k', 'i', 'n', 'd', 0x61, 'y'}, is: []error{ErrMalformed}},
+		"two unknown keys": {in: []byte{0xa4, 0x64, 't', 'y', 'p', 'e', 0x65, 'A', 'D', 'D', 'E', 'D', 0x61, 'x', 0x01, 0x66, 'o', 'b', 'j', 'e', 'c', 't', 0xa0, 0x61, 'x', 0x02}, is: []error{ErrMalformed}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := tc.r
