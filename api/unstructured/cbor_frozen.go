@@ -6,6 +6,7 @@ import (
 	"hash/maphash"
 	"math"
 	"slices"
+	"strconv"
 	"unsafe"
 
 	"github.com/kubewire/kubewire/api/cborwire"
@@ -158,8 +159,8 @@ func (z *CBORFreezer) object(d *cborwire.Decoder, where int) {
 	if d.Err() != nil {
 		return
 	}
-	if z.duplicate(z.keys[base:]) {
-		d.SetErr(&listError{msg: "map with a duplicate key"})
+	if key, dup := z.duplicate(z.keys[base:]); dup {
+		d.SetErr(&listError{msg: "map with a duplicate key " + strconv.Quote(string(key))})
 		return
 	}
 	if n < 0 {
@@ -202,20 +203,21 @@ func (z *CBORFreezer) insertCount(at int, tag byte, count int) {
 	}
 }
 
-// duplicate reports whether two of the spans hold equal keys: pairwise
+// duplicate reports whether two of the spans hold equal keys, and the
+// key: pairwise
 // for a few keys, else through an open-addressing table of key hashes
 // (no key is copied or allocated).
-func (z *CBORFreezer) duplicate(spans [][2]int) bool {
+func (z *CBORFreezer) duplicate(spans [][2]int) ([]byte, bool) {
 	if len(spans) <= 8 {
 		for i := 1; i < len(spans); i++ {
 			a := z.tree[spans[i][0]:spans[i][1]]
 			for _, s := range spans[:i] {
 				if bytes.Equal(a, z.tree[s[0]:s[1]]) {
-					return true
+					return a, true
 				}
 			}
 		}
-		return false
+		return nil, false
 	}
 	if z.seed == (maphash.Seed{}) {
 		z.seed = maphash.MakeSeed()
@@ -236,9 +238,9 @@ func (z *CBORFreezer) duplicate(spans [][2]int) bool {
 			}
 			o := spans[at-1]
 			if bytes.Equal(k, z.tree[o[0]:o[1]]) {
-				return true
+				return k, true
 			}
 		}
 	}
-	return false
+	return nil, false
 }

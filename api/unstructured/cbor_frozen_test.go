@@ -106,6 +106,25 @@ func TestFreezeCBORManyKeys(t *testing.T) {
 	}
 }
 
+// A duplicate key is named in the error, as the other CBOR decoders
+// name it, in a small map (compared pairwise) and a large one (hashed).
+func TestFreezeCBORNamesTheDuplicateKey(t *testing.T) {
+	var z CBORFreezer
+	large := []byte{0xb8, 20}
+	for i := range 20 {
+		large = append(large, 0x41, byte('a'+i%19), 0x01) // the 20th key is "a" again
+	}
+	for name, b := range map[string][]byte{
+		"small": {0xa2, 0x41, 'a', 0x01, 0x41, 'a', 0x02},
+		"large": large,
+	} {
+		_, err := z.Freeze(cborwire.NewDecoder(b, nil))
+		if !errors.Is(err, wire.ErrMalformed) || !strings.Contains(err.Error(), `duplicate key "a"`) {
+			t.Errorf("%s: %v, want an error matching ErrMalformed naming \"a\"", name, err)
+		}
+	}
+}
+
 func FuzzFreezeCBOR(f *testing.F) {
 	for _, s := range cborSeeds(f) {
 		f.Add(s)
