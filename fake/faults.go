@@ -172,8 +172,13 @@ func (f *Faults) CorruptNextEvent() {
 }
 
 // Restart drops every connection and every open watch, keeping the data,
-// as a kube-apiserver restart does.
+// as a kube-apiserver restart does. Like a restarted kube-apiserver, whose
+// new watch cache starts at the version it listed, it then answers a watch
+// from an older resourceVersion with 410 Gone ("too old resource version:
+// 1405 (1407)"); a watch from the current version, lists and continue
+// tokens are served as before.
 func (s *Server) Restart() {
+	s.store.RestartWatchCache()
 	s.faults.DropWatches()
 	if s.http != nil {
 		s.http.CloseClientConnections()

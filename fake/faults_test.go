@@ -225,6 +225,33 @@ func TestFaultRestart(t *testing.T) {
 	c.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/configmaps/a", "") // the data survived
 }
 
+// After a restart, a watch from before it gets the 410 a restarted
+// kube-apiserver's watch cache sends (seen on v1.36.3 through envtest's
+// RestartAPIServer); one from the current version is served, and lists
+// at older versions still are (etcd keeps them).
+func TestFaultRestartForgetsWatchHistory(t *testing.T) {
+	s, c := newTestServer(t, Options{})
+	c.createCM("a")
+	old := s.CurrentResourceVersion()
+	c.createCM("b")
+	now := s.CurrentResourceVersion()
+	s.Restart()
+	for _, accept := range []string{codec.MediaTypeJSON, codec.MediaTypeProtobuf} {
+		_, dec := c.watch("resourceVersion="+old, accept)
+		_, err := dec.Next()
+		var se *codec.StatusError
+		if !errors.As(err, &se) || !errors.Is(err, codec.ErrExpired) || se.Status.Message != "too old resource version: "+old+" ("+now+")" {
+			t.Errorf("%s: watch from before the restart: %v", accept, err)
+		}
+	}
+	_, dec := c.watch("resourceVersion="+now, "")
+	c.createCM("c")
+	if _, name, err := nextEvent(t, dec); err != nil || name != "c" {
+		t.Errorf("watch from the current version: event %q, %v; want c", name, err)
+	}
+	c.mustDo(http.StatusOK, "GET", "/api/v1/namespaces/default/configmaps?resourceVersionMatch=Exact&resourceVersion="+old, "")
+}
+
 func TestFaultCompact(t *testing.T) {
 	s, c := newTestServer(t, Options{})
 	c.createCM("a")

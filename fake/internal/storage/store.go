@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
@@ -58,6 +59,7 @@ type Store struct {
 	log       []Change
 	logStart  int    // logical index of log[0]
 	compacted uint64 // changes at or below this version are gone
+	watchFrom uint64 // watches from before this version are refused (a restarted watch cache)
 	maxLog    int
 	changed   chan struct{} // closed and replaced on every commit
 }
@@ -173,6 +175,27 @@ func (s *Store) Compact() {
 	s.compacted = s.Rv
 }
 
+// RestartWatchCache models a kube-apiserver restart: its new watch cache
+// starts at the version it lists, the current one, and refuses a watch
+// from an older version, though etcd (the log here) still holds the
+// changes: lists, continue tokens and Exact reads are not affected.
+func (s *Store) RestartWatchCache() {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	s.watchFrom = s.Rv
+}
+
+// TooOldError is a watch from a version older than the watch cache's
+// first; it matches ErrExpired.
+type TooOldError struct{ RV, Oldest uint64 }
+
+func (e *TooOldError) Error() string {
+	// kube-apiserver's watch cache words it so (watch_cache.go, v1.36).
+	return fmt.Sprintf("too old resource version: %d (%d)", e.RV, e.Oldest)
+}
+
+func (e *TooOldError) Is(target error) bool { return target == ErrExpired }
+
 func ByKey(o *object.Stored, key string) int { return strings.Compare(o.Key, key) }
 
 // Snapshot returns the resource's objects at resource version at (0 or
@@ -234,12 +257,16 @@ func sortedObjects(items map[string]*object.Stored) []*object.Stored {
 }
 
 // CursorAfter returns the log position of the first change newer than rv,
-// or ErrExpired when changes after rv are no longer kept.
+// ErrExpired when changes after rv are no longer kept, or a *TooOldError
+// when rv is older than the watch cache since a restart.
 func (s *Store) CursorAfter(rv uint64) (int, error) {
 	s.Mu.RLock()
 	defer s.Mu.RUnlock()
 	if rv < s.compacted {
 		return 0, ErrExpired
+	}
+	if rv < s.watchFrom {
+		return 0, &TooOldError{RV: rv, Oldest: s.watchFrom}
 	}
 	i, _ := slices.BinarySearchFunc(s.log, rv+1, func(c Change, v uint64) int {
 		switch {

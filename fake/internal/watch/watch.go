@@ -2,6 +2,7 @@ package watch
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -79,7 +80,7 @@ type watchPlan struct {
 	startRV   uint64 // changes at or below this version are not sent
 	watchList bool   // send the end bookmark once synced to endAtRV
 	endAtRV   uint64
-	expired   bool          // the start version is compacted: send a 410 ERROR event
+	expired   string        // the start version is compacted: send a 410 ERROR event with this message
 	tooLarge  *apierr.Error // fault: the server is behind the start version
 	noEnd     bool          // fault: a watch-list that never sends its end bookmark
 }
@@ -111,7 +112,11 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 		}
 		cursor, err := s.Store.CursorAfter(requested)
 		if err != nil {
-			p.expired = true
+			p.expired = WatchGoneMessage
+			var old *storage.TooOldError
+			if errors.As(err, &old) {
+				p.expired = old.Error()
+			}
 			return p, nil
 		}
 		p.cursor, p.startRV = cursor, requested
@@ -180,8 +185,8 @@ func (wt *watcher) flush() {
 }
 
 func (wt *watcher) run(req *http.Request, p watchPlan) {
-	if p.expired {
-		wt.sendError(apierr.Gone(WatchGoneMessage))
+	if p.expired != "" {
+		wt.sendError(apierr.Gone(p.expired))
 		return
 	}
 	if p.tooLarge != nil {
