@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -196,4 +197,82 @@ func TestNoKeyStrandedWithWorkersParked(t *testing.T) {
 	if n := q.takers.Load(); n != 0 {
 		t.Errorf("takers = %d after every Get returned, want 0", n)
 	}
+}
+
+// TestTakersSettleWhenIdle: in a bubble, workers take keys added one at a
+// time and in bursts; whenever everything is durably blocked, every key
+// was handed out, every worker is parked and no Get counts as a taker;
+// after ShutDown every worker returns (synctest fails on a goroutine
+// left blocked).
+func TestTakersSettleWhenIdle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const workers = 8
+		q := mustNew[int](t, Options{})
+		var mu sync.Mutex
+		seen := map[int]int{}
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() {
+				for {
+					k, err := q.Get(context.Background())
+					if err != nil {
+						return
+					}
+					mu.Lock()
+					seen[k]++
+					first := seen[k] == 1
+					mu.Unlock()
+					if k%3 == 0 && first {
+						q.Add(k) // added while processing: queued again on Done
+					}
+					time.Sleep(time.Duration(k%4) * time.Millisecond)
+					q.Done(k)
+				}
+			})
+		}
+		settled := func(when string, want int) {
+			t.Helper()
+			synctest.Wait()
+			q.lock()
+			ready, offered, parked := q.ready, q.hand.left(), len(q.waiters)
+			q.unlock()
+			if ready+offered != 0 || parked != workers || q.takers.Load() != 0 {
+				t.Fatalf("%s: %d queued, %d offered, %d of %d workers parked, %d takers; want all parked, none queued, no taker",
+					when, ready, offered, parked, workers, q.takers.Load())
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(seen) != want {
+				t.Fatalf("%s: %d keys handed out, want %d", when, len(seen), want)
+			}
+		}
+		for k := range 20 {
+			q.Add(k)
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(time.Second)
+		settled("after single adds", 20)
+		for k := 20; k < 200; k++ {
+			q.Add(k)
+		}
+		time.Sleep(time.Second)
+		settled("after a burst", 200)
+		for k, n := range seen {
+			if want := 1 + btoi(k%3 == 0); n != want {
+				t.Errorf("key %d handed out %d times, want %d", k, n, want)
+			}
+		}
+		q.ShutDown()
+		wg.Wait()
+		if n := q.takers.Load(); n != 0 {
+			t.Errorf("takers = %d after shut down, want 0", n)
+		}
+	})
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
