@@ -23,20 +23,25 @@ type Queue[K comparable] struct {
 	// Read and written by every Add, Get and Done, so kept together: a
 	// critical section then touches few cache lines, and few lines move
 	// between CPUs when the lock does.
-	mu           sync.Mutex
-	inited       atomic.Bool // set, under mu, once the state below is made
-	shutdown     bool        // ShutDown was called
-	timed        bool        // metrics on: stamp queue and work times
-	aged         bool        // keys of a priority other than 0 were queued: stamp queue times
-	depthChanged bool        // metrics on: the depth changed under the lock, for unlock to publish
-	ready        int         // keys queued (live slots in the rings)
-	processing   int         // keys handed out by Get, no Done yet
-	busy         int         // levels whose ring is not empty
-	gen          uint64      // last generation given to a ring slot
-	wakeNext     *waiter     // taken out of waiters, to be woken by unlock
-	t            table[K]    // every key queued, processing or delayed
-	levels       []*level    // queued keys by priority, highest first
-	waiters      []*waiter   // parked Get calls, most recent last
+	mu     sync.Mutex
+	inited atomic.Bool // set, under mu, once the state below is made
+	// takers counts the Gets bound to take a key under mu: from just
+	// before they lock until they return or park, and woken Gets from
+	// their wake. A key queued while they outnumber the keys waiting
+	// wakes no parked Get: one of them takes it (see wakeForLocked).
+	takers       atomic.Int32
+	shutdown     bool      // ShutDown was called
+	timed        bool      // metrics on: stamp queue and work times
+	aged         bool      // keys of a priority other than 0 were queued: stamp queue times
+	depthChanged bool      // metrics on: the depth changed under the lock, for unlock to publish
+	ready        int       // keys queued (live slots in the rings)
+	processing   int       // keys handed out by Get, no Done yet
+	busy         int       // levels whose ring is not empty
+	gen          uint64    // last generation given to a ring slot
+	wakeNext     *waiter   // taken out of waiters, to be woken by unlock
+	t            table[K]  // every key queued, processing or delayed
+	levels       []*level  // queued keys by priority, highest first
+	waiters      []*waiter // parked Get calls, most recent last
 
 	opts    Options                    // with defaults, once inited
 	spare   []*waiter                  // unparked waiters, for reuse
@@ -222,13 +227,11 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			return key, nil
 		}
 	}
-	woken := false // by a wake that may be for a queued key
+	q.takers.Add(1)
 	q.lock()
 	for {
 		if err := ctx.Err(); err != nil {
-			if woken && q.ready+q.hand.left() > 0 {
-				q.wakeOneLocked() // pass the wake on
-			}
+			q.leaveLocked()
 			q.unlock()
 			return zero, err
 		}
@@ -236,19 +239,23 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			if q.timed {
 				q.claimedTimed(s)
 			}
+			q.leaveLocked()
 			q.unlock()
 			return key, nil
 		}
 		if q.ready > 0 {
 			key := q.startLocked(q.popLocked())
 			q.offerLocked()
+			q.leaveLocked()
 			q.unlock()
 			return key, nil
 		}
 		if q.shutdown {
+			q.leaveLocked()
 			q.unlock()
 			return zero, ErrShutDown
 		}
+		q.takers.Add(-1) // nothing is waiting: no wake to pass on
 		w := q.parkLocked(ctx, ctx.Done())
 		q.unlock()
 		<-w.wake
@@ -257,8 +264,16 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, ctx.Err()
 		}
-		woken = true
 	}
+}
+
+// leaveLocked counts a Get out of the takers as it returns, and wakes a
+// parked Get if the keys waiting now outnumber the takers left: one that
+// was counted on to take a key took an offered one instead, or returned
+// without one.
+func (q *Queue[K]) leaveLocked() {
+	q.takers.Add(-1)
+	q.wakeForLocked()
 }
 
 // Done marks key as finished by the caller Get handed it to. If key was
@@ -330,7 +345,8 @@ func (q *Queue[K]) Len() int {
 }
 
 // enqueueLocked queues record rec (neither queued nor processing) at the
-// back of its level and wakes a parked Get.
+// back of its level and wakes a parked Get if no taker is bound to take
+// it (see wakeForLocked).
 func (q *Queue[K]) enqueueLocked(rec int32) {
 	var now int64
 	if q.timed || q.aged {
@@ -353,7 +369,7 @@ func (q *Queue[K]) enqueueAtLocked(rec int32, now int64) {
 		q.tm.depth.Add(1)
 		q.depthChanged = true
 	}
-	q.wakeOneLocked()
+	q.wakeForLocked()
 }
 
 // startLocked marks record rec, just taken from the queue, as processing

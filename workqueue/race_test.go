@@ -97,8 +97,8 @@ func TestManyProducersAndWorkers(t *testing.T) {
 			t.Errorf("key %d: last handed out after %d of its %d adds", k, lastSeen[k], want)
 		}
 	}
-	if q.Len() != 0 || q.processing != 0 {
-		t.Errorf("after draining: Len() = %d, %d processing", q.Len(), q.processing)
+	if q.Len() != 0 || q.processing != 0 || q.takers.Load() != 0 {
+		t.Errorf("after draining: Len() = %d, %d processing, %d takers", q.Len(), q.processing, q.takers.Load())
 	}
 	t.Logf("%d adds, %d gets", adds, gets.Load())
 }

@@ -48,11 +48,24 @@ func (q *Queue[K]) unparkedLocked(w *waiter) (ended bool) {
 	return ended
 }
 
-// wakeOneLocked wakes the most recently parked Get, if any. The most
-// recent rather than the oldest: its worker's caches are the warmest,
-// and idle workers stay asleep. The woken Get takes a key under the
-// lock; if another Get took it first, it parks again. The first wake of
-// a critical section is left to unlock, after the lock is released.
+// wakeForLocked wakes a parked Get if the keys waiting (queued or
+// offered) outnumber the takers, the Gets bound to take one under the
+// lock. Each key queued calls it, and each taker that leaves, so a key
+// waits either for a taker or for a woken Get, never for a parked one;
+// a key queued while a taker is on its way wakes no Get (readying a
+// goroutine, and maybe a thread to run it, costs more than the key).
+func (q *Queue[K]) wakeForLocked() {
+	if len(q.waiters) > 0 && q.ready+q.hand.left() > int(q.takers.Load()) {
+		q.wakeOneLocked()
+	}
+}
+
+// wakeOneLocked wakes the most recently parked Get, if any, and counts
+// it a taker. The most recent rather than the oldest: its worker's
+// caches are the warmest, and idle workers stay asleep. The woken Get
+// takes a key under the lock; if another Get took it first, it parks
+// again. The first wake of a critical section is left to unlock, after
+// the lock is released.
 func (q *Queue[K]) wakeOneLocked() {
 	n := len(q.waiters)
 	if n == 0 {
@@ -62,6 +75,7 @@ func (q *Queue[K]) wakeOneLocked() {
 	q.waiters[n-1] = nil
 	q.waiters = q.waiters[:n-1]
 	w.parked = false
+	q.takers.Add(1)
 	if q.wakeNext == nil {
 		q.wakeNext = w
 		return

@@ -43,6 +43,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,6 +118,7 @@ func main() {
 	only := flag.String("only", "", "run only this SDK (kubewire or client-go), for profiling")
 	cpuProfile := flag.String("cpuprofile", "", "write a CPU profile of the runs to this file")
 	memProfile := flag.String("memprofile", "", "write an allocation profile of the runs to this file")
+	traceFile := flag.String("trace", "", "write a runtime execution trace of the runs to this file (where goroutines park and wake)")
 	metered := flag.Bool("metrics", false, "queues record Prometheus workqueue metrics, as a controller manager's do")
 	variants := flag.String("variants", "burst", "workloads, comma-separated: burst (the default), list, readd, retry, dedup, stream, or all")
 	flag.Parse()
@@ -155,6 +157,17 @@ func main() {
 			os.Exit(1)
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if *traceFile != "" {
+		f, err := os.Create(*traceFile)
+		if err == nil {
+			err = trace.Start(f)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "workqueue:", err)
+			os.Exit(1)
+		}
+		defer trace.Stop()
 	}
 	if *memProfile != "" {
 		defer func() {
