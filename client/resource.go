@@ -57,7 +57,8 @@ type resourceInfo struct {
 	kind       string // "" when unknown (dynamic clients)
 	namespaced bool   // only meaningful when scopeKnown
 	scopeKnown bool
-	protobuf   bool   // the server can encode it as protobuf (built-in kinds)
+	protobuf   bool // the server can encode it as protobuf (built-in kinds)
+	status     statusKnown
 	as         string // "" or codec.AsPartialObjectMetadata
 	// kindAPIVersion is the apiVersion of kind when it differs from the
 	// resource's (autoscaling/v1 Scale of an apps/v1 Deployment).
@@ -115,6 +116,7 @@ func For[T Kinded](c *Client) *Resource[T] {
 			namespaced: k.Namespaced,
 			scopeKnown: true,
 			protobuf:   k.Protobuf,
+			status:     statusKnownOf(k.Subresources),
 		},
 		newObj: newFunc[T](),
 	}

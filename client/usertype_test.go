@@ -29,7 +29,7 @@ type widget struct {
 
 func (*widget) KindInfo() registry.Kind {
 	return registry.Kind{Group: "example.com", Version: "v1", Kind: "Widget", ListKind: "WidgetList",
-		Resource: "widgets", SingularResource: "widget", Namespaced: true}
+		Resource: "widgets", SingularResource: "widget", Namespaced: true, Subresources: []string{"status"}}
 }
 
 // A user's kind asks for CBOR or JSON, never protobuf (the server has none for it),

@@ -67,15 +67,23 @@ func (r *Resource[T]) Update(ctx context.Context, obj T, opts UpdateOptions) (T,
 	if err != nil {
 		return zero, err
 	}
+	if err := r.checkStatusWrite("update", obj.GetName()); err != nil {
+		return zero, err
+	}
 	p, err := r.objectPath(ns, obj.GetName())
 	if err != nil {
 		return zero, err
 	}
-	return r.send(ctx, "PUT", p, q, obj)
+	got, err := r.send(ctx, "PUT", p, q, obj)
+	return got, r.explainStatusNotFound(err)
 }
 
 // UpdateStatus replaces the status of the object named by obj: Update on
-// the status subresource.
+// the status subresource. For a kind whose KindInfo lists no status
+// subresource it fails before any request with an error matching
+// ErrInvalidOptions (use Update: the status is then a field like any
+// other); for a dynamic resource, a 404 says that the resource may
+// have no status subresource, and still matches ErrNotFound.
 func (r *Resource[T]) UpdateStatus(ctx context.Context, obj T, opts UpdateOptions) (T, error) {
 	return r.Status().Update(ctx, obj, opts)
 }
@@ -120,7 +128,8 @@ func (r *Resource[T]) send(ctx context.Context, method, p string, q url.Values, 
 // CBOR map, sent as it is; it must be well-formed (else an error
 // matching ErrInvalidOptions and ErrMalformed, before any request), and
 // a server without CBOR (415) gets it as JSON, as do the resource's
-// later applies for a while.
+// later applies for a while. Patch of the status (Status().Patch) is
+// refused or explained as UpdateStatus is.
 func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data []byte, opts PatchOptions) (T, error) {
 	var zero T
 	switch pt {
@@ -137,17 +146,22 @@ func (r *Resource[T]) Patch(ctx context.Context, name string, pt PatchType, data
 	if err != nil {
 		return zero, err
 	}
+	if err := r.checkStatusWrite("patch", name); err != nil {
+		return zero, err
+	}
 	p, err := r.objectPath(r.namespace, name)
 	if err != nil {
 		return zero, err
 	}
 	if pt == ApplyCBORPatch {
-		return r.patchApplyCBOR(ctx, p, q, data)
+		got, err := r.patchApplyCBOR(ctx, p, q, data)
+		return got, r.explainStatusNotFound(err)
 	}
 	if data == nil {
 		data = []byte{}
 	}
-	return r.read(ctx, &request{method: "PATCH", path: p, query: q, contentType: string(pt), body: data})
+	got, err := r.read(ctx, &request{method: "PATCH", path: p, query: q, contentType: string(pt), body: data})
+	return got, r.explainStatusNotFound(err)
 }
 
 // applyAsJSON is ApplyPatch for either apply patch type (they take the

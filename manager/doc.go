@@ -64,8 +64,9 @@
 // Metrics returns the manager's Prometheus registry (package metrics):
 // controller-runtime's reconcile and work queue series for each
 // controller added, client-go's REST client series for the client,
-// leader_election_master_status, and kubewire's informer, sharding and
-// event series. /metrics serves it on Options.MetricsAddr and beside
+// leader_election_master_status, controller-runtime's webhook series
+// for Options.Webhook (webhook.Server.InheritMetrics), and kubewire's
+// informer, sharding and event series. /metrics serves it on Options.MetricsAddr and beside
 // /healthz.
 //
 // # Health

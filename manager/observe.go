@@ -27,6 +27,9 @@ func (m *Manager) observe() error {
 	if w, ok := m.webhookServer().(interface{ Inherit(*slog.Logger) }); ok {
 		w.Inherit(m.opts.Logger)
 	}
+	if w, ok := m.webhookServer().(interface{ InheritMetrics(webhookMetrics) }); ok {
+		w.InheritMetrics(m.metrics.Webhooks())
+	}
 	if err := m.metrics.AddRecorder(m.opts.Events.Component, m.recorder); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package manager
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 )
@@ -16,6 +17,15 @@ type Webhook interface {
 	Run(ctx context.Context) error
 	// Ready is the webhook line of /readyz.
 	Ready() error
+}
+
+// webhookMetrics is webhook.Metrics, spelt out so that the manager
+// gives its metrics to the webhook server without linking package
+// webhook (an interface literal is identical wherever it is written).
+type webhookMetrics = interface {
+	WebhookServing(path string)
+	WebhookStarted(path string)
+	WebhookFinished(path string, code int, took time.Duration)
 }
 
 // webhookServer returns Options.Webhook, nil when unset or a nil pointer.

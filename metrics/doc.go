@@ -2,9 +2,9 @@
 // github.com/prometheus/client_golang: it implements the small hook
 // interfaces of the packages below it (client.Metrics,
 // informer.Metrics and reflector.Metrics, workqueue.Metrics,
-// controller.Metrics) with client_golang collectors, and reads what
-// controllers, the leader election, the sharding member and the event
-// recorder know when it is scraped.
+// controller.Metrics, webhook.Metrics) with client_golang collectors,
+// and reads what controllers, the leader election, the sharding member
+// and the event recorder know when it is scraped.
 //
 // Package manager makes one per Manager and serves it on
 // Options.MetricsAddr; a program without a manager makes its own:
@@ -42,6 +42,9 @@
 //	rest_client_requests_total{code,method,host}             code "<error>" when no answer came
 //	rest_client_request_duration_seconds{verb,host}          histogram; verb is the HTTP method
 //	leader_election_master_status{name}                      1 while leading the Lease name
+//	controller_runtime_webhook_requests_total{webhook,code}   webhook is the path; 200 and 500 exist at 0
+//	controller_runtime_webhook_latency_seconds{webhook,code}  histogram
+//	controller_runtime_webhook_requests_in_flight{webhook}
 //	go_*, process_*                                          the Go runtime and the process
 //
 // kubewire's own, for what neither measures:
@@ -60,6 +63,12 @@
 //	kubewire_sharding_joined{ring}                   1 while this member's Lease is renewed in time
 //	kubewire_events_total{component,result}          created, aggregated, series_updated, limited, invalid, failed
 //	kubewire_events_dropped_total{component}         Eventf calls dropped (queue full, or stopped)
+//
+// The webhook series are those of a webhook server given to a manager
+// (or made with webhook.Options.Metrics set to Webhooks): each review
+// of a path served, by the HTTP status answered (a denial is a 200, a
+// body that is not a review a 400); a program without webhooks shows
+// none of them.
 //
 // The informer labels are the resource as kubectl names it
 // ("widgets.operator.kubewire.dev", "configmaps") and the informer's

@@ -18,6 +18,7 @@ type Metrics struct {
 	controller *controllerMetrics
 	queue      *queueMetrics
 	informer   *informerMetrics
+	webhook    *webhookMetrics
 
 	mu       sync.Mutex
 	scrape   *scrapeCollector
@@ -34,11 +35,12 @@ func New() *Metrics {
 	m.controller = newControllerMetrics()
 	m.queue = newQueueMetrics()
 	m.informer = newInformerMetrics()
+	m.webhook = newWebhookMetrics()
 	m.scrape = &scrapeCollector{d: newDescs()}
 	reg.MustRegister(
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
-		m.client, m.controller, m.queue, m.informer, m.scrape,
+		m.client, m.controller, m.queue, m.informer, m.webhook, m.scrape,
 	)
 	return m
 }

@@ -160,8 +160,19 @@ func TestHooks(t *testing.T) {
 	if err := m.AddRecorder("widget-operator", recorder{Created: 5, Dropped: 2, Failed: 1}); err != nil {
 		t.Fatal(err)
 	}
+	// a webhook server's reviews
+	wh := m.Webhooks()
+	wh.WebhookServing("/validate")
+	wh.WebhookStarted("/validate")
+	wh.WebhookStarted("/validate")
+	wh.WebhookFinished("/validate", 403, time.Millisecond)
 
 	f := gather(t, m)
+	expect(t, f, 0, "controller_runtime_webhook_requests_total", "webhook", "/validate", "code", "200")
+	expect(t, f, 0, "controller_runtime_webhook_requests_total", "webhook", "/validate", "code", "500")
+	expect(t, f, 1, "controller_runtime_webhook_requests_total", "webhook", "/validate", "code", "403")
+	expect(t, f, 1, "controller_runtime_webhook_latency_seconds", "webhook", "/validate", "code", "403")
+	expect(t, f, 1, "controller_runtime_webhook_requests_in_flight", "webhook", "/validate")
 	const host = "10.0.0.1:6443"
 	expect(t, f, 2, "rest_client_requests_total", "code", "200", "method", "GET", "host", host)
 	expect(t, f, 1, "rest_client_requests_total", "code", "409", "method", "PUT", "host", host)

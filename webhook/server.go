@@ -94,6 +94,11 @@ type Options struct {
 	// failures at Info and Warn, each review at Debug). Nil discards
 	// them until Inherit gives one (package manager gives its own).
 	Logger *slog.Logger
+
+	// Metrics observes the reviews of every path served (nil: none
+	// until InheritMetrics gives some; package manager gives its own,
+	// the controller_runtime_webhook_* series).
+	Metrics Metrics
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -151,8 +156,9 @@ type Server struct {
 	opts  Options
 	certs *certFiles
 
-	mu    sync.RWMutex
-	hooks map[string]*Hook
+	mu      sync.RWMutex
+	hooks   map[string]*Hook
+	metrics Metrics // nil: reviews are not observed
 
 	started atomic.Bool
 	serving atomic.Bool
@@ -170,7 +176,7 @@ func NewServer(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, hooks: map[string]*Hook{}}
+	s := &Server{opts: opts, hooks: map[string]*Hook{}, metrics: opts.Metrics}
 	if s.opts.Logger == nil {
 		s.inherited = new(atomic.Pointer[slog.Handler])
 		s.opts.Logger = slog.New(lateHandler{target: s.inherited})
@@ -213,6 +219,13 @@ func (s *Server) Register(hooks ...*Hook) error {
 		}
 		next[h.path] = &c
 	}
+	if s.metrics != nil {
+		for p := range next {
+			if s.hooks[p] == nil {
+				s.metrics.WebhookServing(p)
+			}
+		}
+	}
 	s.hooks = next
 	return nil
 }
@@ -248,13 +261,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.RLock()
-	h := s.hooks[r.URL.Path]
+	h, m := s.hooks[r.URL.Path], s.metrics
 	s.mu.RUnlock()
 	if h == nil {
 		writeJSON(w, http.StatusNotFound, badRequestStatus(http.StatusNotFound, "NotFound", "no webhook is served at "+r.URL.Path))
 		return
 	}
-	h.ServeHTTP(w, r)
+	if m == nil {
+		h.ServeHTTP(w, r)
+		return
+	}
+	observed(m, h.path, h, w, r)
 }
 
 // Addr is the address the Server listens on once Run listens ("" before).
