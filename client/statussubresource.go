@@ -9,17 +9,22 @@ import (
 // statusKnown says, for a Resource made by For, whether its kind serves
 // a status subresource, as its KindInfo lists: kube-apiserver answers a
 // write to the status of a kind without one with 404 '"name" not
-// found' for an object that exists, so the client refuses it first.
+// found' for an object that exists, so the client refuses it first. A
+// KindInfo whose Subresources is nil (a hand-written one may leave it
+// out) says nothing: the server decides, and its 404 is explained.
 type statusKnown uint8
 
 const (
-	statusUnknown statusKnown = iota // dynamic and metadata resources
+	statusUnknown statusKnown = iota // dynamic and metadata resources, KindInfo without Subresources
 	statusServed
 	statusNotServed
 )
 
 func statusKnownOf(subresources []string) statusKnown {
-	if slices.Contains(subresources, "status") {
+	switch {
+	case subresources == nil:
+		return statusUnknown
+	case slices.Contains(subresources, "status"):
 		return statusServed
 	}
 	return statusNotServed
@@ -36,7 +41,8 @@ func (r *Resource[T]) checkStatusWrite(verb, name string) error {
 }
 
 // explainStatusNotFound adds to a 404 from the status subresource of a
-// resource whose kind is not known (dynamic) that the resource may have
+// resource whose kind's subresources are not known (dynamic, or a KindInfo
+// without Subresources) that the resource may have
 // no status subresource: kube-apiserver answers so for an object that
 // exists then. The error still matches ErrNotFound, since the object
 // may also be gone.

@@ -56,6 +56,28 @@ func TestStatusWriteWithoutStatusSubresourceRefused(t *testing.T) {
 	}
 }
 
+// A hand-written KindInfo that leaves Subresources out says nothing of
+// the status: the write is sent (the server may well serve it), and a
+// 404 from the status is explained as for a dynamic resource.
+func TestStatusWriteOfAKindWithUnknownSubresourcesIsSent(t *testing.T) {
+	var requests atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusNotFound)
+		w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","message":"widgets.example.com \"w\" not found","reason":"NotFound","code":404}`))
+	}))
+	defer ts.Close()
+	c, err := New(Config{Host: ts.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = For[*richWidget](c).UpdateStatus(context.Background(), &richWidget{ObjectMeta: metav1.ObjectMeta{Name: "w", Namespace: "shop"}}, UpdateOptions{})
+	if requests.Load() != 1 || !errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "may have no status subresource") {
+		t.Errorf("UpdateStatus: %v after %d requests; want one request and a NotFound saying the resource may have no status subresource", err, requests.Load())
+	}
+}
+
 const noStatusCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
 "metadata":{"name":"gizmos.status.example.com"},
 "spec":{"group":"status.example.com","scope":"Namespaced","names":{"plural":"gizmos","kind":"Gizmo"},

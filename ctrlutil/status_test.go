@@ -26,7 +26,49 @@ type gadget struct {
 }
 
 func (*gadget) KindInfo() registry.Kind {
-	return registry.Kind{Group: "example.com", Version: "v1", Kind: "Gadget", ListKind: "GadgetList", Resource: "gadgets", Namespaced: true}
+	return registry.Kind{Group: "example.com", Version: "v1", Kind: "Gadget", ListKind: "GadgetList", Resource: "gadgets", Namespaced: true, Subresources: []string{}}
+}
+
+// sprocket is a kind written by hand as a user may: its KindInfo leaves
+// Subresources out, which says nothing of the status; its definition
+// has the status subresource.
+type sprocket gadget
+
+func (*sprocket) KindInfo() registry.Kind {
+	return registry.Kind{Group: "example.com", Version: "v1", Kind: "Sprocket", ListKind: "SprocketList", Resource: "sprockets", Namespaced: true}
+}
+
+func (s *sprocket) DeepCopy() *sprocket {
+	c := *s
+	c.ObjectMeta = *s.ObjectMeta.DeepCopy()
+	return &c
+}
+
+// A KindInfo without Subresources does not make Patch send the status
+// with the object, which a kind with the status subresource ignores: it
+// goes to /status and is written.
+func TestPatchStatusOfAKindWithUnknownSubresources(t *testing.T) {
+	srv, c := newClient(t)
+	ctx := t.Context()
+	if err := srv.AddCustomResource(fake.CustomResource{Group: "example.com", Version: "v1", Kind: "Sprocket", Resource: "sprockets", Namespaced: true, Status: true}); err != nil {
+		t.Fatal(err)
+	}
+	typed := client.For[*sprocket](c)
+	sp, err := typed.Create(ctx, &sprocket{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "s"}}, client.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, op, err := ctrlutil.Patch(ctx, typed, sp, func(s *sprocket) error {
+		s.Spec.Size, s.Status.Seen = 5, 7
+		return nil
+	})
+	if err != nil || op != ctrlutil.UpdatedWithStatus {
+		t.Fatalf("Patch: %v, %v; want %v", op, err, ctrlutil.UpdatedWithStatus)
+	}
+	stored, err := typed.Namespace("default").Get(ctx, "s", client.GetOptions{})
+	if err != nil || stored.Spec.Size != 5 || stored.Status.Seen != 7 {
+		t.Fatalf("stored %+v %+v, %v; want size 5, seen 7", stored.Spec, stored.Status, err)
+	}
 }
 
 func (g *gadget) DeepCopy() *gadget {

@@ -152,15 +152,20 @@ func Patch[T Object[T]](ctx context.Context, res *client.Resource[T], cur T, mut
 }
 
 // statusSubresource reports whether obj's kind serves its status as a
-// subresource, and whether that is known: a generated kind's KindInfo
-// says; for other objects (Unstructured) it is assumed, as most kinds
-// with a status do.
+// subresource, and whether that is known: a KindInfo listing its
+// subresources says; for other objects (Unstructured, or a hand-written
+// KindInfo that leaves Subresources nil) it is assumed, as most kinds
+// with a status do, and a 404 from the status sends it with the object.
 func statusSubresource(obj client.Object) (has, known bool) {
 	k, ok := obj.(client.Kinded)
 	if !ok {
 		return true, false
 	}
-	return slices.Contains(k.KindInfo().Subresources, "status"), true
+	sub := k.KindInfo().Subresources
+	if sub == nil {
+		return true, false
+	}
+	return slices.Contains(sub, "status"), true
 }
 
 // current returns the object obj names, from cache or the server.

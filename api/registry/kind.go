@@ -12,7 +12,11 @@ type Kind struct {
 	Verbs            []string
 	ShortNames       []string
 	Categories       []string
-	Subresources     []string
+	// Subresources lists the subresources the kind serves ("status",
+	// "scale", ...). Generated kinds always set it, empty when there are
+	// none; nil means unknown (a hand-written Kind may leave it out), and
+	// clients then let the server decide whether a status is served.
+	Subresources []string
 	// Protobuf reports whether the server can encode objects of this kind
 	// as protobuf: true for the built-in kinds, false for custom
 	// resources, which the server serves as JSON or, with kube-apiserver's

@@ -78,27 +78,27 @@ func All() []Kind {
 }
 
 func kind0() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind1() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind2() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind3() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind4() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind5() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind6() Kind {
@@ -122,7 +122,7 @@ func kind10() Kind {
 }
 
 func kind11() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind12() Kind {
@@ -134,7 +134,7 @@ func kind13() Kind {
 }
 
 func kind14() Kind {
-	return Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind15() Kind {
@@ -146,15 +146,15 @@ func kind16() Kind {
 }
 
 func kind17() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 func kind18() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 func kind19() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 func kind20() Kind {
@@ -162,11 +162,11 @@ func kind20() Kind {
 }
 
 func kind21() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 func kind22() Kind {
-	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 func kind23() Kind {
@@ -178,7 +178,7 @@ func kind24() Kind {
 }
 
 func kind25() Kind {
-	return Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind26() Kind {
@@ -198,27 +198,27 @@ func kind29() Kind {
 }
 
 func kind30() Kind {
-	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind31() Kind {
-	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind32() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind33() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind34() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind35() Kind {
-	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind36() Kind {
@@ -242,15 +242,15 @@ func kind40() Kind {
 }
 
 func kind41() Kind {
-	return Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind42() Kind {
-	return Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind43() Kind {
-	return Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind44() Kind {
@@ -262,7 +262,7 @@ func kind45() Kind {
 }
 
 func kind46() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind47() Kind {
@@ -270,11 +270,11 @@ func kind47() Kind {
 }
 
 func kind48() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind49() Kind {
-	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind50() Kind {
@@ -282,7 +282,7 @@ func kind50() Kind {
 }
 
 func kind51() Kind {
-	return Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind52() Kind {
@@ -290,23 +290,23 @@ func kind52() Kind {
 }
 
 func kind53() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind54() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind55() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind56() Kind {
-	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind57() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind58() Kind {
@@ -314,31 +314,31 @@ func kind58() Kind {
 }
 
 func kind59() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind60() Kind {
-	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind61() Kind {
-	return Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind62() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind63() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind64() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind65() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 func kind66() Kind {
@@ -346,7 +346,7 @@ func kind66() Kind {
 }
 
 func kind67() Kind {
-	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // ByKind finds a built-in kind by group, version and kind.

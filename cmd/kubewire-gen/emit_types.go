@@ -186,9 +186,7 @@ func kindInfo(f *gofile.File, api *kinds.Package) {
 		if k.Scale != nil {
 			sub = append(sub, "scale")
 		}
-		if len(sub) > 0 {
-			f.P("Subresources: %s,", stringSlice(sub))
-		}
+		f.P("Subresources: %s,", stringSlice(sub)) // empty, not nil: none is known
 		f.P("}\n}\n")
 	}
 }

@@ -110,10 +110,19 @@ func goStrings(s []string) string {
 	return "[]string{" + strings.Join(q, ", ") + "}"
 }
 
+// knownStrings is goStrings for a list whose emptiness is a fact: an
+// empty slice, not nil (a Kind's Subresources: nil means unknown).
+func knownStrings(s []string) string {
+	if len(s) == 0 {
+		return "[]string{}"
+	}
+	return goStrings(s)
+}
+
 func (f *file) kindLiteral(k discoveredKind) string {
 	return fmt.Sprintf("%s.Kind{Group: %q, Version: %q, Kind: %q, ListKind: %q, Resource: %q, SingularResource: %q, Namespaced: %v, Verbs: %s, ShortNames: %s, Categories: %s, Subresources: %s, Protobuf: true}",
 		f.use(sdkModule+"/api/registry", "registry"), k.group, k.version, k.kind, k.listKind, k.resource, k.singular, k.namespaced,
-		goStrings(k.verbs), goStrings(k.shortNames), goStrings(k.categories), goStrings(k.subresources))
+		goStrings(k.verbs), goStrings(k.shortNames), goStrings(k.categories), knownStrings(k.subresources))
 }
 
 // emitKinds writes zz_generated.kinds.go: a KindInfo method on each kind

@@ -26,7 +26,7 @@ var (
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicy objects.
 func (*MutatingAdmissionPolicy) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicy", ListKind: "MutatingAdmissionPolicyList", Resource: "mutatingadmissionpolicies", SingularResource: "mutatingadmissionpolicy", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicy objects.
@@ -36,7 +36,7 @@ func (*MutatingAdmissionPolicyList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicyBinding objects.
 func (*MutatingAdmissionPolicyBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingAdmissionPolicyBinding", ListKind: "MutatingAdmissionPolicyBindingList", Resource: "mutatingadmissionpolicybindings", SingularResource: "mutatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingAdmissionPolicyBinding objects.
@@ -46,7 +46,7 @@ func (*MutatingAdmissionPolicyBindingList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves MutatingWebhookConfiguration objects.
 func (*MutatingWebhookConfiguration) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "MutatingWebhookConfiguration", ListKind: "MutatingWebhookConfigurationList", Resource: "mutatingwebhookconfigurations", SingularResource: "mutatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves MutatingWebhookConfiguration objects.
@@ -66,7 +66,7 @@ func (*ValidatingAdmissionPolicyList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicyBinding objects.
 func (*ValidatingAdmissionPolicyBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingAdmissionPolicyBinding", ListKind: "ValidatingAdmissionPolicyBindingList", Resource: "validatingadmissionpolicybindings", SingularResource: "validatingadmissionpolicybinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ValidatingAdmissionPolicyBinding objects.
@@ -76,7 +76,7 @@ func (*ValidatingAdmissionPolicyBindingList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ValidatingWebhookConfiguration objects.
 func (*ValidatingWebhookConfiguration) KindInfo() registry.Kind {
-	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "admissionregistration.k8s.io", Version: "v1", Kind: "ValidatingWebhookConfiguration", ListKind: "ValidatingWebhookConfigurationList", Resource: "validatingwebhookconfigurations", SingularResource: "validatingwebhookconfiguration", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: []string{"api-extensions"}, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ValidatingWebhookConfiguration objects.

@@ -24,7 +24,7 @@ var (
 
 // KindInfo describes the REST resource that serves ControllerRevision objects.
 func (*ControllerRevision) KindInfo() registry.Kind {
-	return registry.Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "apps", Version: "v1", Kind: "ControllerRevision", ListKind: "ControllerRevisionList", Resource: "controllerrevisions", SingularResource: "controllerrevision", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ControllerRevision objects.

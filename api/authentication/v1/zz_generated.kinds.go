@@ -18,10 +18,10 @@ var (
 
 // KindInfo describes the REST resource that serves SelfSubjectReview objects.
 func (*SelfSubjectReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "SelfSubjectReview", ListKind: "", Resource: "selfsubjectreviews", SingularResource: "selfsubjectreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves TokenReview objects.
 func (*TokenReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authentication.k8s.io", Version: "v1", Kind: "TokenReview", ListKind: "", Resource: "tokenreviews", SingularResource: "tokenreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }

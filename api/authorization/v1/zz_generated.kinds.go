@@ -22,20 +22,20 @@ var (
 
 // KindInfo describes the REST resource that serves LocalSubjectAccessReview objects.
 func (*LocalSubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "LocalSubjectAccessReview", ListKind: "", Resource: "localsubjectaccessreviews", SingularResource: "localsubjectaccessreview", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SelfSubjectAccessReview objects.
 func (*SelfSubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectAccessReview", ListKind: "", Resource: "selfsubjectaccessreviews", SingularResource: "selfsubjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SelfSubjectRulesReview objects.
 func (*SelfSubjectRulesReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SelfSubjectRulesReview", ListKind: "", Resource: "selfsubjectrulesreviews", SingularResource: "selfsubjectrulesreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves SubjectAccessReview objects.
 func (*SubjectAccessReview) KindInfo() registry.Kind {
-	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "authorization.k8s.io", Version: "v1", Kind: "SubjectAccessReview", ListKind: "", Resource: "subjectaccessreviews", SingularResource: "subjectaccessreview", Namespaced: false, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }

@@ -16,7 +16,7 @@ var (
 
 // KindInfo describes the REST resource that serves Lease objects.
 func (*Lease) KindInfo() registry.Kind {
-	return registry.Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "coordination.k8s.io", Version: "v1", Kind: "Lease", ListKind: "LeaseList", Resource: "leases", SingularResource: "lease", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Lease objects.

@@ -48,12 +48,12 @@ var (
 
 // KindInfo describes the REST resource that serves Binding objects.
 func (*Binding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Binding", ListKind: "", Resource: "bindings", SingularResource: "binding", Namespaced: true, Verbs: []string{"create"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ComponentStatus objects.
 func (*ComponentStatus) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ComponentStatus", ListKind: "ComponentStatusList", Resource: "componentstatuses", SingularResource: "componentstatus", Namespaced: false, Verbs: []string{"get", "list"}, ShortNames: []string{"cs"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ComponentStatus objects.
@@ -61,7 +61,7 @@ func (*ComponentStatusList) KindInfo() registry.Kind { return (*ComponentStatus)
 
 // KindInfo describes the REST resource that serves ConfigMap objects.
 func (*ConfigMap) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "ConfigMap", ListKind: "ConfigMapList", Resource: "configmaps", SingularResource: "configmap", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"cm"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ConfigMap objects.
@@ -69,7 +69,7 @@ func (*ConfigMapList) KindInfo() registry.Kind { return (*ConfigMap)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Endpoints objects.
 func (*Endpoints) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Endpoints", ListKind: "EndpointsList", Resource: "endpoints", SingularResource: "endpoints", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ep"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Endpoints objects.
@@ -77,7 +77,7 @@ func (*EndpointsList) KindInfo() registry.Kind { return (*Endpoints)(nil).KindIn
 
 // KindInfo describes the REST resource that serves Event objects.
 func (*Event) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Event objects.
@@ -85,7 +85,7 @@ func (*EventList) KindInfo() registry.Kind { return (*Event)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves LimitRange objects.
 func (*LimitRange) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "LimitRange", ListKind: "LimitRangeList", Resource: "limitranges", SingularResource: "limitrange", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"limits"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves LimitRange objects.
@@ -135,7 +135,7 @@ func (*PodList) KindInfo() registry.Kind { return (*Pod)(nil).KindInfo() }
 
 // KindInfo describes the REST resource that serves PodTemplate objects.
 func (*PodTemplate) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "PodTemplate", ListKind: "PodTemplateList", Resource: "podtemplates", SingularResource: "podtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PodTemplate objects.
@@ -161,7 +161,7 @@ func (*ResourceQuotaList) KindInfo() registry.Kind { return (*ResourceQuota)(nil
 
 // KindInfo describes the REST resource that serves Secret objects.
 func (*Secret) KindInfo() registry.Kind {
-	return registry.Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "", Version: "v1", Kind: "Secret", ListKind: "SecretList", Resource: "secrets", SingularResource: "secret", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Secret objects.

@@ -16,7 +16,7 @@ var (
 
 // KindInfo describes the REST resource that serves EndpointSlice objects.
 func (*EndpointSlice) KindInfo() registry.Kind {
-	return registry.Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "discovery.k8s.io", Version: "v1", Kind: "EndpointSlice", ListKind: "EndpointSliceList", Resource: "endpointslices", SingularResource: "endpointslice", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves EndpointSlice objects.

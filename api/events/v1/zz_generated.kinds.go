@@ -16,7 +16,7 @@ var (
 
 // KindInfo describes the REST resource that serves Event objects.
 func (*Event) KindInfo() registry.Kind {
-	return registry.Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "events.k8s.io", Version: "v1", Kind: "Event", ListKind: "EventList", Resource: "events", SingularResource: "event", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ev"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Event objects.

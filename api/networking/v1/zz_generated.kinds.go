@@ -24,7 +24,7 @@ var (
 
 // KindInfo describes the REST resource that serves IngressClass objects.
 func (*IngressClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IngressClass", ListKind: "IngressClassList", Resource: "ingressclasses", SingularResource: "ingressclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves IngressClass objects.
@@ -40,7 +40,7 @@ func (*IngressList) KindInfo() registry.Kind { return (*Ingress)(nil).KindInfo()
 
 // KindInfo describes the REST resource that serves IPAddress objects.
 func (*IPAddress) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "IPAddress", ListKind: "IPAddressList", Resource: "ipaddresses", SingularResource: "ipaddress", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"ip"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves IPAddress objects.
@@ -48,7 +48,7 @@ func (*IPAddressList) KindInfo() registry.Kind { return (*IPAddress)(nil).KindIn
 
 // KindInfo describes the REST resource that serves NetworkPolicy objects.
 func (*NetworkPolicy) KindInfo() registry.Kind {
-	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "networking.k8s.io", Version: "v1", Kind: "NetworkPolicy", ListKind: "NetworkPolicyList", Resource: "networkpolicies", SingularResource: "networkpolicy", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"netpol"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves NetworkPolicy objects.

@@ -16,7 +16,7 @@ var (
 
 // KindInfo describes the REST resource that serves RuntimeClass objects.
 func (*RuntimeClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "node.k8s.io", Version: "v1", Kind: "RuntimeClass", ListKind: "RuntimeClassList", Resource: "runtimeclasses", SingularResource: "runtimeclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves RuntimeClass objects.

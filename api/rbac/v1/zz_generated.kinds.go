@@ -22,7 +22,7 @@ var (
 
 // KindInfo describes the REST resource that serves ClusterRoleBinding objects.
 func (*ClusterRoleBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRoleBinding", ListKind: "ClusterRoleBindingList", Resource: "clusterrolebindings", SingularResource: "clusterrolebinding", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ClusterRoleBinding objects.
@@ -30,7 +30,7 @@ func (*ClusterRoleBindingList) KindInfo() registry.Kind { return (*ClusterRoleBi
 
 // KindInfo describes the REST resource that serves ClusterRole objects.
 func (*ClusterRole) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "ClusterRole", ListKind: "ClusterRoleList", Resource: "clusterroles", SingularResource: "clusterrole", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ClusterRole objects.
@@ -38,7 +38,7 @@ func (*ClusterRoleList) KindInfo() registry.Kind { return (*ClusterRole)(nil).Ki
 
 // KindInfo describes the REST resource that serves RoleBinding objects.
 func (*RoleBinding) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "RoleBinding", ListKind: "RoleBindingList", Resource: "rolebindings", SingularResource: "rolebinding", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves RoleBinding objects.
@@ -46,7 +46,7 @@ func (*RoleBindingList) KindInfo() registry.Kind { return (*RoleBinding)(nil).Ki
 
 // KindInfo describes the REST resource that serves Role objects.
 func (*Role) KindInfo() registry.Kind {
-	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "rbac.authorization.k8s.io", Version: "v1", Kind: "Role", ListKind: "RoleList", Resource: "roles", SingularResource: "role", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves Role objects.

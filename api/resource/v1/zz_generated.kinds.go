@@ -22,7 +22,7 @@ var (
 
 // KindInfo describes the REST resource that serves DeviceClass objects.
 func (*DeviceClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "DeviceClass", ListKind: "DeviceClassList", Resource: "deviceclasses", SingularResource: "deviceclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves DeviceClass objects.
@@ -38,7 +38,7 @@ func (*ResourceClaimList) KindInfo() registry.Kind { return (*ResourceClaim)(nil
 
 // KindInfo describes the REST resource that serves ResourceClaimTemplate objects.
 func (*ResourceClaimTemplate) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceClaimTemplate", ListKind: "ResourceClaimTemplateList", Resource: "resourceclaimtemplates", SingularResource: "resourceclaimtemplate", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceClaimTemplate objects.
@@ -48,7 +48,7 @@ func (*ResourceClaimTemplateList) KindInfo() registry.Kind {
 
 // KindInfo describes the REST resource that serves ResourceSlice objects.
 func (*ResourceSlice) KindInfo() registry.Kind {
-	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "resource.k8s.io", Version: "v1", Kind: "ResourceSlice", ListKind: "ResourceSliceList", Resource: "resourceslices", SingularResource: "resourceslice", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves ResourceSlice objects.

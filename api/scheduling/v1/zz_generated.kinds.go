@@ -16,7 +16,7 @@ var (
 
 // KindInfo describes the REST resource that serves PriorityClass objects.
 func (*PriorityClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "scheduling.k8s.io", Version: "v1", Kind: "PriorityClass", ListKind: "PriorityClassList", Resource: "priorityclasses", SingularResource: "priorityclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"pc"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves PriorityClass objects.

@@ -26,7 +26,7 @@ var (
 
 // KindInfo describes the REST resource that serves CSIDriver objects.
 func (*CSIDriver) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIDriver", ListKind: "CSIDriverList", Resource: "csidrivers", SingularResource: "csidriver", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSIDriver objects.
@@ -34,7 +34,7 @@ func (*CSIDriverList) KindInfo() registry.Kind { return (*CSIDriver)(nil).KindIn
 
 // KindInfo describes the REST resource that serves CSINode objects.
 func (*CSINode) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSINode", ListKind: "CSINodeList", Resource: "csinodes", SingularResource: "csinode", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSINode objects.
@@ -42,7 +42,7 @@ func (*CSINodeList) KindInfo() registry.Kind { return (*CSINode)(nil).KindInfo()
 
 // KindInfo describes the REST resource that serves CSIStorageCapacity objects.
 func (*CSIStorageCapacity) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "CSIStorageCapacity", ListKind: "CSIStorageCapacityList", Resource: "csistoragecapacities", SingularResource: "csistoragecapacity", Namespaced: true, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: nil, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves CSIStorageCapacity objects.
@@ -50,7 +50,7 @@ func (*CSIStorageCapacityList) KindInfo() registry.Kind { return (*CSIStorageCap
 
 // KindInfo describes the REST resource that serves StorageClass objects.
 func (*StorageClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "StorageClass", ListKind: "StorageClassList", Resource: "storageclasses", SingularResource: "storageclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"sc"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves StorageClass objects.
@@ -66,7 +66,7 @@ func (*VolumeAttachmentList) KindInfo() registry.Kind { return (*VolumeAttachmen
 
 // KindInfo describes the REST resource that serves VolumeAttributesClass objects.
 func (*VolumeAttributesClass) KindInfo() registry.Kind {
-	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: nil, Protobuf: true}
+	return registry.Kind{Group: "storage.k8s.io", Version: "v1", Kind: "VolumeAttributesClass", ListKind: "VolumeAttributesClassList", Resource: "volumeattributesclasses", SingularResource: "volumeattributesclass", Namespaced: false, Verbs: []string{"create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"}, ShortNames: []string{"vac"}, Categories: nil, Subresources: []string{}, Protobuf: true}
 }
 
 // KindInfo describes the REST resource that serves VolumeAttributesClass objects.

@@ -14,7 +14,8 @@ func (*Application) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "argoproj.io", Version: "v1alpha1", Kind: "Application", ListKind: "ApplicationList",
 		Resource: "applications", SingularResource: "application", Namespaced: true,
-		Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Verbs:        []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Subresources: []string{},
 	}
 }
 

@@ -14,7 +14,8 @@ func (*PrometheusRule) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "monitoring.coreos.com", Version: "v1", Kind: "PrometheusRule", ListKind: "PrometheusRuleList",
 		Resource: "prometheusrules", SingularResource: "prometheusrule", Namespaced: true,
-		Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Verbs:        []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Subresources: []string{},
 	}
 }
 

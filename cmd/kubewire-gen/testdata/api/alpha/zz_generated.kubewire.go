@@ -14,9 +14,10 @@ func (*Widget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1alpha1", Kind: "Widget", ListKind: "WidgetList",
 		Resource: "widgets", SingularResource: "widget", Namespaced: true,
-		Verbs:      []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
-		ShortNames: []string{"wd", "wds"},
-		Categories: []string{"all", "shapes"},
+		Verbs:        []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		ShortNames:   []string{"wd", "wds"},
+		Categories:   []string{"all", "shapes"},
+		Subresources: []string{},
 	}
 }
 

@@ -17,7 +17,8 @@ func (*Gadget) KindInfo() registry.Kind {
 	return registry.Kind{
 		Group: "shapes.kubewire.dev", Version: "v1", Kind: "Gadget", ListKind: "GadgetList",
 		Resource: "gadgetries", SingularResource: "gadget", Namespaced: false,
-		Verbs: []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Verbs:        []string{"delete", "deletecollection", "get", "list", "patch", "create", "update", "watch"},
+		Subresources: []string{},
 	}
 }
 
