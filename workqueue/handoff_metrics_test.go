@@ -3,6 +3,7 @@ package workqueue
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"slices"
 	"sync"
 	"testing"
@@ -195,14 +196,19 @@ func TestHandoffMetricsConcurrent(t *testing.T) {
 				}
 				producing.Wait()
 				gets.Wait() // every key handed out and Done: the queue is empty
-				// A Done that found the lock busy is applied, and its
-				// work duration told, by the lock's holder; Len takes the
-				// lock, so after it every Done has been.
+				// A Done that found the lock busy is applied by the
+				// lock's holder; Len takes the lock, so after it every
+				// Done has been. A ConcurrentMetrics is told after the
+				// unlock, so the holder may still be telling it: wait
+				// for the counts (they must come, and never pass n).
 				if n := q.Len(); n != 0 {
 					t.Fatalf("round %d drained: Len() = %d", r, n)
 				}
-				got := m.get()
 				n := (r + 1) * producers * perProducer
+				got := m.get()
+				for deadline := time.Now().Add(30 * time.Second); (got.Adds < n || len(got.Latencies) < n || len(got.Works) < n) && time.Now().Before(deadline); got = m.get() {
+					runtime.Gosched()
+				}
 				if got.Adds != n || len(got.Latencies) != n || len(got.Works) != n {
 					t.Fatalf("round %d: %d adds, %d latencies, %d work durations; want %d each", r, got.Adds, len(got.Latencies), len(got.Works), n)
 				}
