@@ -3,7 +3,6 @@ package cborwire
 import (
 	"slices"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
 )
 
@@ -59,21 +58,8 @@ type UnknownKeys struct {
 // the key as SkipField does, and refuses the key if u saw it already in
 // this map.
 func (d *Decoder) SkipUnknown(u *UnknownKeys) {
-	if d.err != nil {
+	if d.err != nil || !d.checkFieldKey() {
 		return
-	}
-	if k := d.buf[d.keyStart:d.keyEnd]; d.keyJoined == nil && !ascii(k) && !utf8.Valid(k) {
-		// Only NextField's short path leaves such a key: read it again
-		// from its one-byte head as NextKey does.
-		d.pos = d.keyStart - 1
-		b, ok := d.stringBytes("map key")
-		if !ok {
-			if d.err == nil {
-				d.syntax("map key is not a string")
-			}
-			return
-		}
-		d.setKey(b)
 	}
 	// The key is checked before the value is read, which moves Key.
 	d.noteKey(u)

@@ -47,9 +47,15 @@ func (d *Decoder) NextField(i, n int) bool {
 // SkipField skips the value of a key NextField read that names no field,
 // after checking the key as NextKey does.
 func (d *Decoder) SkipField() {
-	if d.err != nil {
+	if d.err != nil || !d.checkFieldKey() {
 		return
 	}
+	d.Skip()
+}
+
+// checkFieldKey checks the key NextField read as NextKey would, for a
+// key that names no field, and reports whether it is valid.
+func (d *Decoder) checkFieldKey() bool {
 	if k := d.buf[d.keyStart:d.keyEnd]; d.keyJoined == nil && !ascii(k) && !utf8.Valid(k) {
 		// Only NextField's short path leaves such a key: read it again
 		// from its one-byte head as NextKey does.
@@ -59,9 +65,9 @@ func (d *Decoder) SkipField() {
 			if d.err == nil {
 				d.syntax("map key is not a string")
 			}
-			return
+			return false
 		}
 		d.setKey(b)
 	}
-	d.Skip()
+	return true
 }
