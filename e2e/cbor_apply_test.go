@@ -24,16 +24,7 @@ import (
 // (the reads answered JSON), and a Patch of CBOR is refused once (415)
 // and sent again as JSON; the next goes as JSON at once.
 func TestCBORApply(t *testing.T) {
-	for _, gate := range []bool{true, false} {
-		name := map[bool]string{true: "gate-on", false: "gate-off"}[gate]
-		t.Run(name, func(t *testing.T) {
-			opts := harness.Options{Name: "cbor-apply-" + name}
-			if gate {
-				opts.FeatureGates = []string{"CBORServingAndStorage=true"}
-			}
-			cborApply(t, harness.StartForTest(t, opts), gate)
-		})
-	}
+	eachCBORGate(t, "cbor-apply-", cborApply)
 }
 
 func cborApply(t *testing.T, cluster *harness.Cluster, gate bool) {

@@ -70,14 +70,21 @@ func (l *exchangeLog) len() int {
 // Other patches stay JSON, tables and metadata reads JSON; errors are
 // the API errors.
 func TestCBOREveryOperation(t *testing.T) {
+	eachCBORGate(t, "cbor-ops-", cborEveryOperation)
+}
+
+// eachCBORGate runs run on a cluster of its own with the
+// CBORServingAndStorage gate on, then on one without it; the clusters
+// are named prefix plus gate-on or gate-off.
+func eachCBORGate(t *testing.T, prefix string, run func(t *testing.T, cluster *harness.Cluster, gate bool)) {
 	for _, gate := range []bool{true, false} {
 		name := map[bool]string{true: "gate-on", false: "gate-off"}[gate]
 		t.Run(name, func(t *testing.T) {
-			opts := harness.Options{Name: "cbor-ops-" + name}
+			opts := harness.Options{Name: prefix + name}
 			if gate {
 				opts.FeatureGates = []string{"CBORServingAndStorage=true"}
 			}
-			cborEveryOperation(t, harness.StartForTest(t, opts), gate)
+			run(t, harness.StartForTest(t, opts), gate)
 		})
 	}
 }
