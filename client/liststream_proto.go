@@ -67,6 +67,9 @@ func (r *Resource[T]) streamProtoList(body io.Reader, limit int64, d *wire.Decod
 			}
 		case num == 2 && !listSeen:
 			listSeen = true
+			if typ != protowire.BytesType {
+				return meta, wire.WrongType("Unknown", num)
+			}
 			if err := r.streamListMessage(s, d, tm, &meta, each); err != nil {
 				return meta, err
 			}

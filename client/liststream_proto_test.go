@@ -236,6 +236,7 @@ func TestListStreamProtobufBadAnswers(t *testing.T) {
 		{"list claims 1 TiB", pbAnswer(typeMetaPB("v1", "ConfigMapList"), huge), codec.ErrTooLarge, ""},
 		{"varint too long", pbAnswer(typeMetaPB("v1", "ConfigMapList"), bytes.Repeat([]byte{0xff}, 11)), codec.ErrMalformed, ""},
 		{"group field", pbAnswer(typeMetaPB("v1", "ConfigMapList"), pbBytes(2, protowire.AppendTag(nil, 7, protowire.StartGroupType))), codec.ErrMalformed, ""},
+		{"list is a varint", pbAnswer(typeMetaPB("v1", "ConfigMapList"), protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 0)), codec.ErrMalformed, "wire type"},
 		{"item is a varint", pbAnswer(typeMetaPB("v1", "ConfigMapList"), pbBytes(2, protowire.AppendVarint(protowire.AppendTag(nil, 2, protowire.VarintType), 5))), codec.ErrMalformed, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
