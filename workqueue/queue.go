@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -29,7 +30,13 @@ type Queue[K comparable] struct {
 	// before they lock until they return or park, and woken Gets from
 	// their wake. A key queued while they outnumber the keys waiting
 	// wakes no parked Get: one of them takes it (see wakeForLocked).
-	takers       atomic.Int32
+	takers atomic.Int32
+	// woken counts the Gets woken by wakeOneLocked that have not taken
+	// the lock again; while wakeLimit are on their way, a key queued
+	// wakes no other Get: each woken Get that takes a key wakes the next
+	// one if keys still wait (see wakeForLocked).
+	woken        int
+	wakeLimit    int
 	shutdown     bool      // ShutDown was called
 	timed        bool      // metrics on: stamp queue and work times
 	aged         bool      // keys of a priority other than 0 were queued: stamp queue times
@@ -129,6 +136,7 @@ func (q *Queue[K]) initLocked() {
 			r.ReadDepthFrom(func() int { return int(g.n.Load()) })
 		}
 	}
+	q.wakeLimit = max(1, runtime.GOMAXPROCS(0))
 	q.epoch = time.Now()
 	q.inited.Store(true)
 }
@@ -260,6 +268,9 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		q.unlock()
 		<-w.wake
 		q.lock()
+		if !w.ended {
+			q.woken-- // here now: no longer a wake on its way
+		}
 		if q.unparkedLocked(w) {
 			q.unlock()
 			return zero, ctx.Err()

@@ -132,11 +132,21 @@ func TestTakerLeavingWithoutAKeyWakesAParkedGet(t *testing.T) {
 // for a taker that then left without a key, and not passed on, strands a
 // key while the workers sleep, and the test times out on it.
 func TestNoKeyStrandedWithWorkersParked(t *testing.T) {
+	t.Run("wake limit GOMAXPROCS", func(t *testing.T) { noKeyStranded(t, 0) })
+	t.Run("wake limit 1", func(t *testing.T) { noKeyStranded(t, 1) })
+}
+
+// noKeyStranded is TestNoKeyStrandedWithWorkersParked with at most
+// wakeLimit woken Gets on their way at once (0: the queue's default).
+func noKeyStranded(t *testing.T, wakeLimit int) {
 	keys := 3000
 	if testing.Short() {
 		keys = 500
 	}
 	q := mustNew[string](t, Options{})
+	if wakeLimit > 0 {
+		q.wakeLimit = wakeLimit
+	}
 	handed := make(chan string, 64)
 	var workers sync.WaitGroup
 	for range 4 {
@@ -188,14 +198,17 @@ func TestNoKeyStrandedWithWorkersParked(t *testing.T) {
 			q.lock()
 			ready, offered, parked := q.ready, q.hand.left(), len(q.waiters)
 			q.unlock()
-			t.Fatalf("key %d (%q) not handed out in 10s: %d queued, %d offered, %d takers, %d parked",
-				i, want, ready, offered, q.takers.Load(), parked)
+			t.Fatalf("key %d (%q) not handed out in 10s: %d queued, %d offered, %d takers, %d parked, %d woken",
+				i, want, ready, offered, q.takers.Load(), parked, q.woken)
 		}
 	}
 	q.ShutDown()
 	workers.Wait()
 	if n := q.takers.Load(); n != 0 {
 		t.Errorf("takers = %d after every Get returned, want 0", n)
+	}
+	if q.woken != 0 {
+		t.Errorf("woken = %d after every Get returned, want 0", q.woken)
 	}
 }
 
@@ -234,11 +247,11 @@ func TestTakersSettleWhenIdle(t *testing.T) {
 			t.Helper()
 			synctest.Wait()
 			q.lock()
-			ready, offered, parked := q.ready, q.hand.left(), len(q.waiters)
+			ready, offered, parked, woken := q.ready, q.hand.left(), len(q.waiters), q.woken
 			q.unlock()
-			if ready+offered != 0 || parked != workers || q.takers.Load() != 0 {
-				t.Fatalf("%s: %d queued, %d offered, %d of %d workers parked, %d takers; want all parked, none queued, no taker",
-					when, ready, offered, parked, workers, q.takers.Load())
+			if ready+offered != 0 || parked != workers || q.takers.Load() != 0 || woken != 0 {
+				t.Fatalf("%s: %d queued, %d offered, %d of %d workers parked, %d takers, %d woken; want all parked, none queued, no taker, none woken",
+					when, ready, offered, parked, workers, q.takers.Load(), woken)
 			}
 			mu.Lock()
 			defer mu.Unlock()

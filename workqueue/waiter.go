@@ -50,12 +50,18 @@ func (q *Queue[K]) unparkedLocked(w *waiter) (ended bool) {
 
 // wakeForLocked wakes a parked Get if the keys waiting (queued or
 // offered) outnumber the takers, the Gets bound to take one under the
-// lock. Each key queued calls it, and each taker that leaves, so a key
-// waits either for a taker or for a woken Get, never for a parked one;
-// a key queued while a taker is on its way wakes no Get (readying a
-// goroutine, and maybe a thread to run it, costs more than the key).
+// lock, and fewer than wakeLimit (GOMAXPROCS) woken Gets are still on
+// their way. Each key queued calls it, and each taker that leaves, so a
+// key waits either for a taker or for a woken Get, never for a parked
+// one: a woken Get that takes a key calls it again as it leaves, so the
+// wakes a burst needs are chained, at most wakeLimit at once. A key
+// queued while a taker is on its way wakes no Get (readying a goroutine,
+// and maybe a thread to run it, costs more than the key); nor does one
+// queued while wakeLimit Gets are being woken: more cannot run at once,
+// and the workers already running take most keys through the hand-off
+// before a woken Get gets there, which then parks again for nothing.
 func (q *Queue[K]) wakeForLocked() {
-	if len(q.waiters) > 0 && q.ready+q.hand.left() > int(q.takers.Load()) {
+	if len(q.waiters) > 0 && q.woken < q.wakeLimit && q.ready+q.hand.left() > int(q.takers.Load()) {
 		q.wakeOneLocked()
 	}
 }
@@ -76,6 +82,7 @@ func (q *Queue[K]) wakeOneLocked() {
 	q.waiters = q.waiters[:n-1]
 	w.parked = false
 	q.takers.Add(1)
+	q.woken++
 	if q.wakeNext == nil {
 		q.wakeNext = w
 		return
