@@ -3,6 +3,7 @@ package cborwire
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -29,8 +30,14 @@ import (
 // they are not sorted. Malformed JSON (from a type's MarshalJSON) is an
 // error matching wire.ErrMalformed.
 func FromJSON(js []byte) ([]byte, error) {
-	t := fromJSON{in: js}
-	out := t.value(AppendSelfDescribed(make([]byte, 0, len(js)+16)))
+	if len(js) > maxFromJSON {
+		return nil, fmt.Errorf("cborwire: a JSON body of %d bytes is past the %d FromJSON converts", len(js), maxFromJSON)
+	}
+	// The output has room past the CBOR (which is shorter than its
+	// JSON) for a map's sorted copy.
+	t := &fromJSON{in: js}
+	t.members, t.order = t.firstMembers[:0], t.firstOrder[:0]
+	out := t.value(AppendSelfDescribed(make([]byte, 0, len(js)+len(js)/2+64)))
 	if t.err == nil {
 		if t.peek(); t.pos < len(t.in) {
 			t.syntax("data after the top-level value")
@@ -42,6 +49,10 @@ func FromJSON(js []byte) ([]byte, error) {
 	return out, nil
 }
 
+// maxFromJSON bounds the JSON FromJSON converts, so that offsets in its
+// output fit an int32 (kube-apiserver takes request bodies of 3 MiB).
+const maxFromJSON = 1 << 30
+
 // fromJSON is the state of one FromJSON.
 type fromJSON struct {
 	in    []byte
@@ -50,16 +61,20 @@ type fromJSON struct {
 	depth int
 
 	members []jsonMember // of the maps being written, innermost last
-	order   []int        // scratch of sortMembers
-	scratch []byte       // scratch of sortMembers
+	order   []int32      // scratch of sortMembers
 	strBuf  []byte       // an unescaped string
+
+	// Where members and order start, allocated with the state: most
+	// objects have a few members.
+	firstMembers [16]jsonMember
+	firstOrder   [16]int32
 }
 
 // jsonMember is a map member written to the output: it spans
 // out[start:end], its key's text out[keyStart:keyEnd]. Offsets, so that
 // the output may grow.
 type jsonMember struct {
-	start, keyStart, keyEnd, end int
+	start, keyStart, keyEnd, end int32
 }
 
 func (t *fromJSON) syntax(msg string) {
@@ -211,12 +226,12 @@ func (t *fromJSON) object(out []byte) []byte {
 			t.expected("object key")
 			return out
 		}
-		m := jsonMember{start: len(out)}
+		m := jsonMember{start: int32(len(out))}
 		var n int
 		if out, n = t.text(out); t.err != nil {
 			return out
 		}
-		m.keyStart, m.keyEnd = len(out)-n, len(out)
+		m.keyStart, m.keyEnd = int32(len(out)-n), int32(len(out))
 		if t.peek() != ':' {
 			t.expected("':' after object key")
 			return out
@@ -225,7 +240,7 @@ func (t *fromJSON) object(out []byte) []byte {
 		if out = t.value(out); t.err != nil {
 			return out
 		}
-		m.end = len(out)
+		m.end = int32(len(out))
 		if sorted && i > 0 {
 			prev := t.members[len(t.members)-1]
 			sorted = bytes.Compare(out[prev.keyStart:prev.keyEnd], out[m.keyStart:m.keyEnd]) < 0
@@ -245,19 +260,25 @@ func (t *fromJSON) object(out []byte) []byte {
 
 // sortMembers rewrites the map whose placeholder head is out[start] with
 // its members in the order of their keys' bytes and, of members holding
-// the same key, only the last.
+// the same key, only the last. The sorted copy is written past the end
+// of out, then moved over the unsorted members.
 func (t *fromJSON) sortMembers(out []byte, start int, members []jsonMember) []byte {
-	key := func(i int) []byte { return out[members[i].keyStart:members[i].keyEnd] }
+	key := func(i int32) []byte { return out[members[i].keyStart:members[i].keyEnd] }
 	order := t.order[:0]
 	for i := range members {
-		order = append(order, i)
+		order = append(order, int32(i))
 	}
-	slices.SortFunc(order, func(a, b int) int {
-		if c := bytes.Compare(key(a), key(b)); c != 0 {
-			return c
+	if len(order) <= 16 {
+		// Insertion sort, stable: of equal keys the later member stays
+		// last, and is kept.
+		for i := 1; i < len(order); i++ {
+			for j := i; j > 0 && bytes.Compare(key(order[j-1]), key(order[j])) > 0; j-- {
+				order[j-1], order[j] = order[j], order[j-1]
+			}
 		}
-		return a - b // the later member of a key sorts last, and is kept
-	})
+	} else {
+		slices.SortStableFunc(order, func(a, b int32) int { return bytes.Compare(key(a), key(b)) })
+	}
 	kept := order[:0]
 	for j, i := range order {
 		if j+1 < len(order) && bytes.Equal(key(i), key(order[j+1])) {
@@ -265,13 +286,14 @@ func (t *fromJSON) sortMembers(out []byte, start int, members []jsonMember) []by
 		}
 		kept = append(kept, i)
 	}
-	b := appendHead(t.scratch[:0], majorMap, uint64(len(kept)))
+	end := len(out)
+	out = appendHead(out, majorMap, uint64(len(kept)))
 	for _, i := range kept {
-		b = append(b, out[members[i].start:members[i].end]...)
+		out = append(out, out[members[i].start:members[i].end]...)
 	}
-	out = append(out[:start], b...)
-	t.scratch, t.order = b[:0], order[:0]
-	return out
+	n := copy(out[start:], out[end:])
+	t.order = order[:0]
+	return out[:start+n]
 }
 
 // text appends the string at t.pos as a text string and returns the
