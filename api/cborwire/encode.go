@@ -5,25 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
-
-	"github.com/kubewire/kubewire/api/jsonwire"
 )
-
-// FromJSON returns the CBOR of the JSON value js, as a request body for
-// kube-apiserver: the self-described tag, then the value with maps in
-// the order of their keys' bytes, strings as text strings, integer
-// literals that fit int64 as integers, other numbers as float64. Writes
-// reuse the one-pass JSON encoders every type has (codec.EncodeJSON)
-// instead of a second generated encoder: a write carries one object,
-// where reads carry whole lists and streams.
-func FromJSON(js []byte) ([]byte, error) {
-	d := jsonwire.NewDecoder(js, nil)
-	v := d.Any()
-	if err := d.End(); err != nil {
-		return nil, err
-	}
-	return AppendValue(AppendSelfDescribed(nil), v)
-}
 
 // AppendSelfDescribed appends the head of the self-described tag.
 func AppendSelfDescribed(b []byte) []byte { return append(b, 0xd9, 0xd9, 0xf7) }
