@@ -245,6 +245,7 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 		panic(fmt.Sprintf("informer: Shared: %v", err))
 	}
 	inf.factory = f
+	inf.scope.namespace = scope.Namespace
 	if cache != nil {
 		cache.inf.Store(inf)
 	}
