@@ -188,3 +188,77 @@ func TestReadYourWritesTimeout(t *testing.T) {
 		}
 	})
 }
+
+// A Reconcile writing objects of its cache's kind outside the part the
+// cache holds (a mirror copying labelled ConfigMaps of one namespace
+// into another, unlabelled) is not held up: the cache never sees those
+// writes, so the worker does not wait for them (it used to wait the
+// whole ReadYourWritesTimeout per Reconcile, 10 s by default). A write
+// taking an object the cache holds out of its part (removing the label)
+// is still waited for, until the cache dropped it.
+func TestReadYourWritesOutsideScope(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		e.faults.delayWatches(5 * time.Millisecond)
+		src := configMap("default", "src", "1")
+		src.Labels = map[string]string{"mirror": "yes"}
+		leaving := configMap("default", "leaving", "1")
+		leaving.Labels = map[string]string{"mirror": "yes"}
+		create(t, e.direct, src, leaving)
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default", LabelSelector: client.MatchLabels(map[string]string{"mirror": "yes"})})
+		api := client.For[*corev1.ConfigMap](e.ctl)
+		done := make(chan string, 2)
+		var stale sync.Map
+		var ctl *controller.Controller[*corev1.ConfigMap]
+		r := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+			if _, ok := stale.Load(req.Name); ok {
+				if _, held := cms.Lister().Get(req.Namespace, req.Name); held {
+					t.Errorf("%s reconciled again while the cache still holds it, after the write that took it out", req.Name)
+				}
+				done <- req.Name
+				return controller.Result{}, nil
+			}
+			if req.Name == "leaving" {
+				cm, _ := cms.Lister().Get(req.Namespace, req.Name)
+				out := cm.DeepCopy()
+				out.Labels = nil
+				if _, err := api.Update(ctx, out, client.UpdateOptions{}); err != nil {
+					return controller.Result{}, err
+				}
+				stale.Store(req.Name, true)
+				ctl.Enqueue(req) // an event arriving meanwhile
+				return controller.Result{}, nil
+			}
+			for _, copy := range []*corev1.ConfigMap{configMap("kube-system", req.Name, "1"), configMap("default", req.Name+"-copy", "1")} {
+				if _, err := api.Create(ctx, copy, client.CreateOptions{}); err != nil {
+					t.Errorf("create %s/%s: %v", copy.Namespace, copy.Name, err)
+					return controller.Result{}, err
+				}
+			}
+			done <- req.Name
+			return controller.Result{}, nil
+		})
+		m := &countingMetrics{}
+		ctl = newController(t, "mirror", cms, r, controller.Options{ReadYourWrites: true, Metrics: m})
+		running(t, f.Run)
+		stop := running(t, ctl.Run)
+		start := time.Now()
+		for range 2 {
+			select {
+			case <-done:
+			case <-time.After(time.Minute):
+				t.Fatal("not every ConfigMap was reconciled")
+			}
+		}
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+		if took := time.Since(start); took >= controller.DefaultReadYourWritesTimeout {
+			t.Errorf("two Reconciles took %v: the worker waited for writes its cache never sees", took)
+		}
+		if m.timeouts.Load() != 0 || m.waits.Load() != 2 {
+			t.Errorf("%d waits for writes, %d timed out; want 2 (the Reconciles that wrote), none timed out", m.waits.Load(), m.timeouts.Load())
+		}
+	})
+}

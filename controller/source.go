@@ -147,6 +147,13 @@ func (h *handler[O]) observed(w write) (bool, bool) {
 			return false, false
 		}
 	}
+	if !h.w.inf.Covers(w.where) {
+		// Outside the part this source caches: it never sees the write,
+		// unless it holds the object, which then leaves it.
+		if _, held := h.w.inf.Store().Get(w.namespace, w.name); !held {
+			return false, false
+		}
+	}
 	return true, observed(h.w.inf.Store(), w.namespace, w.name, w.rv)
 }
 

@@ -69,6 +69,39 @@ func TestSetControllerReference(t *testing.T) {
 	}
 }
 
+// TestOwnerFromMetadataInformer: an object of a metadata-only informer
+// (or list) says it is a meta.k8s.io/v1 PartialObjectMetadata, not the
+// kind it stands for. A reference to that kind names no resource: the
+// garbage collector cannot resolve it and controller.Owns never matches
+// it. It is refused, and accepted once the caller names the real kind.
+func TestOwnerFromMetadataInformer(t *testing.T) {
+	owner := &metav1.PartialObjectMetadata{
+		TypeMeta:   metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "owner", UID: "u1"},
+	}
+	for name, set := range map[string]func(owner, obj client.Object) error{
+		"SetControllerReference": ctrlutil.SetControllerReference,
+		"SetOwnerReference":      ctrlutil.SetOwnerReference,
+	} {
+		obj := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "owned"}}
+		if err := set(owner, obj); !errors.Is(err, ctrlutil.ErrInvalidOwner) {
+			t.Errorf("%s(PartialObjectMetadata) = %v, want ErrInvalidOwner", name, err)
+		}
+		if len(obj.OwnerReferences) != 0 {
+			t.Errorf("%s wrote %+v", name, obj.OwnerReferences)
+		}
+	}
+	named := owner.DeepCopy()
+	named.APIVersion, named.Kind = "v1", "ConfigMap"
+	obj := &corev1.Secret{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "owned"}}
+	if err := ctrlutil.SetControllerReference(named, obj); err != nil {
+		t.Fatal(err)
+	}
+	if r := obj.OwnerReferences[0]; r.APIVersion != "v1" || r.Kind != "ConfigMap" || r.UID != "u1" {
+		t.Errorf("reference %+v, want v1 ConfigMap u1", r)
+	}
+}
+
 func TestFinalizers(t *testing.T) {
 	shared := []string{"a", "b"}
 	obj := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Finalizers: shared}}

@@ -15,7 +15,8 @@ import (
 var ErrAlreadyOwned = errors.New("object already has another controller")
 
 // ErrInvalidOwner is matched by the errors about an owner that cannot
-// own obj: no name or uid yet (not created), no apiVersion and kind, or
+// own obj: no name or uid yet (not created), no apiVersion and kind (or
+// only those of a metadata-only read, PartialObjectMetadata), or
 // a namespace other than obj's.
 var ErrInvalidOwner = errors.New("invalid owner")
 
@@ -29,7 +30,10 @@ var ErrInvalidOwner = errors.New("invalid owner")
 //
 // owner must have been read from the server (its uid is needed); its
 // apiVersion and kind come from the object, or from its KindInfo for
-// generated kinds. obj is modified; owner is only read.
+// generated kinds. An object of a metadata-only informer or list says it
+// is a meta.k8s.io/v1 PartialObjectMetadata, whatever it stands for: it
+// is refused (ErrInvalidOwner) until its APIVersion and Kind are set to
+// its resource's (on a DeepCopy). obj is modified; owner is only read.
 func SetControllerReference(owner, obj client.Object) error {
 	ref, err := referenceTo(owner, obj)
 	if err != nil {
@@ -72,6 +76,11 @@ func referenceTo(owner, obj client.Object) (metav1.OwnerReference, error) {
 	switch {
 	case apiVersion == "" || kind == "":
 		return metav1.OwnerReference{}, fmt.Errorf("ctrlutil: owner %s has no apiVersion and kind: %w", owner.GetName(), ErrInvalidOwner)
+	case groupOf(apiVersion) == "meta.k8s.io" && kind == "PartialObjectMetadata":
+		// What a metadata-only read says of every object; a reference
+		// to it names no resource the garbage collector can resolve.
+		return metav1.OwnerReference{}, fmt.Errorf("ctrlutil: owner %s is metadata only (%s %s), which does not say its kind: "+
+			"set its APIVersion and Kind to those of its resource first: %w", owner.GetName(), apiVersion, kind, ErrInvalidOwner)
 	case owner.GetName() == "" || owner.GetUID() == "":
 		return metav1.OwnerReference{}, fmt.Errorf("ctrlutil: owner %s %q has no uid yet (create it first): %w", kind, owner.GetName(), ErrInvalidOwner)
 	case owner.GetNamespace() != "" && owner.GetNamespace() != obj.GetNamespace():

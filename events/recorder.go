@@ -81,8 +81,9 @@ func NewRecorder(c *client.Client, opts Options) (*Recorder, error) {
 // noteFmt and args, cut to MaxNoteBytes.
 //
 // It queues the event and returns at once; the event is written by Run.
-// Invalid arguments, a full queue, or a Recorder whose Run has ended drop
-// the event, which Stats counts.
+// Invalid arguments (an object whose kind is unknown among them: a
+// metadata-only object needs a Ref), a full queue, or a Recorder whose
+// Run has ended drop the event, which Stats counts.
 func (r *Recorder) Eventf(regarding, related Object, eventType, reason, action, noteFmt string, args ...any) {
 	if r.stopped.Load() {
 		r.dropped.Add(1)
@@ -95,8 +96,17 @@ func (r *Recorder) Eventf(regarding, related Object, eventType, reason, action, 
 		r.log.Debug("events: invalid event dropped", "regarding", reg.Name, "type", eventType, "reason", reason, "action", action)
 		return
 	}
+	rel, hasRelated := referenceOf(related)
+	if reg.Kind == "" || (hasRelated && rel.Kind == "") {
+		// kubectl describe and kubectl events find an object's events by
+		// its kind: an event without one is never shown.
+		r.invalid.Add(1)
+		r.log.Warn("events: event dropped: its object does not say its kind (a metadata-only object?); pass an events.Ref with APIVersion and Kind",
+			"regarding", reg.Name, "related", rel.Name, "reason", reason)
+		return
+	}
 	o := &occurrence{at: time.Now(), regarding: reg, eventType: eventType, reason: reason, action: action}
-	if rel, ok := referenceOf(related); ok {
+	if hasRelated {
 		o.related = &rel
 	}
 	note := noteFmt

@@ -238,6 +238,34 @@ func TestInvalid(t *testing.T) {
 	})
 }
 
+// TestKindless: an object that does not say its kind, such as what a
+// metadata-only informer caches (meta.k8s.io/v1 PartialObjectMetadata on
+// kube-apiserver), is refused as regarding or related object: kubectl
+// finds an object's events by kind, so such an Event would never be
+// shown. A Ref naming the kind is written.
+func TestKindless(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t, nil)
+		rec, stop := e.recorder(t, events.Options{})
+		meta := &metav1.PartialObjectMetadata{TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "PartialObjectMetadata"},
+			ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm", UID: "uid-cm"}}
+		rec.Eventf(meta, nil, events.Normal, "R", "A", "metadata only")
+		rec.Eventf(pod("p"), meta, events.Normal, "R", "A", "metadata-only related")
+		rec.Eventf(events.Ref{Namespace: "default", Name: "cm"}, nil, events.Normal, "R", "A", "a Ref without kind")
+		rec.Eventf(events.Ref{APIVersion: "v1", Kind: "ConfigMap", Namespace: meta.Namespace, Name: meta.Name, UID: meta.UID}, nil,
+			events.Normal, "R", "A", "a Ref with kind")
+		synctest.Wait()
+		stop()
+		if diff := cmp.Diff(events.Stats{Invalid: 3, Created: 1}, rec.Stats()); diff != "" {
+			t.Errorf("stats (-want +got):\n%s", diff)
+		}
+		evs := e.v1Events(t, "default")
+		if len(evs) != 1 || evs[0].Regarding.Kind != "ConfigMap" || evs[0].Note != "a Ref with kind" {
+			t.Errorf("events %+v, want the one with a Ref", evs)
+		}
+	})
+}
+
 // TestNoteTruncated: a long note is cut to 1 KiB at a character boundary.
 func TestNoteTruncated(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

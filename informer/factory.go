@@ -191,7 +191,8 @@ func Shared[T client.Kinded](f *Factory, scope Scope) *Informer[T] {
 
 // SharedMetadata returns the factory's metadata-only informer of gvr in
 // scope: objects are *metav1.PartialObjectMetadata (names, labels,
-// annotations, owners, finalizers), a fraction of the full objects' size.
+// annotations, owners, finalizers), a fraction of the full objects' size,
+// whose kind is PartialObjectMetadata (see NewMetadata).
 func SharedMetadata(f *Factory, gvr client.GroupVersionResource, scope Scope) *Informer[*metav1.PartialObjectMetadata] {
 	return shared(f, gvr, scope, func() *client.Resource[*metav1.PartialObjectMetadata] {
 		return MetadataResource(f.c, gvr)
@@ -244,6 +245,7 @@ func shared[T client.Object](f *Factory, gvr client.GroupVersionResource, scope 
 		panic(fmt.Sprintf("informer: Shared: %v", err))
 	}
 	inf.factory = f
+	inf.scope.namespace = scope.Namespace
 	if cache != nil {
 		cache.inf.Store(inf)
 	}

@@ -53,6 +53,7 @@ type Informer[T client.Object] struct {
 	factory   *Factory            // the Factory that made it, nil for New
 	src       reflector.Source[T] // for Check
 	opts      reflector.Options   // for Check: the selectors
+	scope     scopeFilter         // for Covers
 
 	handlers []*Registration[T] // guarded by store.mu, so changes and registrations are ordered
 
@@ -79,7 +80,8 @@ func New[T client.Object](src reflector.Source[T], opts Options[T]) (*Informer[T
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", err, client.ErrInvalidOptions)
 	}
-	inf := &Informer[T]{store: store, stopped: make(chan struct{}), src: src, opts: opts.Reflector}
+	inf := &Informer[T]{store: store, stopped: make(chan struct{}), src: src, opts: opts.Reflector,
+		scope: newScopeFilter("", opts.Reflector.LabelSelector, opts.Reflector.FieldSelector)}
 	store.notify = inf.dispatch
 	w := reflector.TransformStore[T](writer[T]{store}, opts.Transform)
 	if inf.reflector, err = reflector.New(src, w, opts.Reflector); err != nil {

@@ -20,6 +20,12 @@ func MetadataResource(c *client.Client, gvr client.GroupVersionResource) *client
 // objects (in namespace, or all namespaces when it is ""): for
 // controllers that need names, labels, annotations and owners, at a
 // fraction of the memory of full objects. It fails as New does.
+//
+// Its objects say they are meta.k8s.io/v1 PartialObjectMetadata, as the
+// server sends them, not the kind they stand for: an owner reference
+// (ctrlutil.SetControllerReference) or an event (events.Ref) about one
+// needs that kind named, on a DeepCopy; a controller of them needs
+// controller.Options.Kind.
 func NewMetadata(c *client.Client, gvr client.GroupVersionResource, namespace string, opts Options[*metav1.PartialObjectMetadata]) (*Informer[*metav1.PartialObjectMetadata], error) {
 	if c == nil {
 		return nil, fmt.Errorf("informer: NewMetadata needs a client: %w", client.ErrInvalidOptions)
