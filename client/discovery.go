@@ -23,6 +23,9 @@ type APIResource struct {
 	Namespaced bool
 	Verbs      []string
 	ShortNames []string
+	// Subresources are the subresources discovery lists for it
+	// ("status", "scale"...), empty when it lists none.
+	Subresources []string
 }
 
 // Mapping is where a kind is served: its resource and scope.
@@ -98,8 +101,17 @@ func (c *Client) refreshDiscovery(ctx context.Context) (*discoveryState, error) 
 // cache once (the kind may be a custom resource defined since) before
 // returning ErrNoMapping.
 func (c *Client) Mapping(ctx context.Context, group, version, kind string) (Mapping, error) {
-	if _, err := c.ServerResources(ctx); err != nil {
+	r, err := c.discoveredKind(ctx, group, version, kind)
+	if err != nil {
 		return Mapping{}, err
+	}
+	return Mapping{GroupVersionResource: r.GroupVersionResource, Kind: r.Kind, Namespaced: r.Namespaced}, nil
+}
+
+// discoveredKind is the resource serving kind, as Mapping finds it.
+func (c *Client) discoveredKind(ctx context.Context, group, version, kind string) (APIResource, error) {
+	if _, err := c.ServerResources(ctx); err != nil {
+		return APIResource{}, err
 	}
 	for attempt := 0; ; attempt++ {
 		c.discoveryMu.Lock()
@@ -108,29 +120,32 @@ func (c *Client) Mapping(ctx context.Context, group, version, kind string) (Mapp
 		if st != nil {
 			for _, r := range st.resources {
 				if r.Group == group && r.Kind == kind && (version == "" || r.Version == version) {
-					return Mapping{GroupVersionResource: r.GroupVersionResource, Kind: r.Kind, Namespaced: r.Namespaced}, nil
+					return r, nil
 				}
 			}
 		}
 		if attempt == 1 {
-			return Mapping{}, fmt.Errorf("client: kind %q in %q: %w", kind, strings.TrimPrefix(group+"/"+version, "/"), ErrNoMapping)
+			return APIResource{}, fmt.Errorf("client: kind %q in %q: %w", kind, strings.TrimPrefix(group+"/"+version, "/"), ErrNoMapping)
 		}
 		if _, err := c.refreshDiscovery(ctx); err != nil {
-			return Mapping{}, err
+			return APIResource{}, err
 		}
 	}
 }
 
 // DynamicFor returns the Dynamic Resource serving kind in group and
 // version (empty: preferred), found through discovery, with its scope
-// known (Get on a namespaced kind then needs a namespace).
+// known (Get on a namespaced kind then needs a namespace) and its
+// subresources: a status write to a kind that discovery lists without
+// a status subresource is refused before any request, naming the kind.
 func DynamicFor(ctx context.Context, c *Client, group, version, kind string) (*Resource[*unstructured.Unstructured], error) {
-	m, err := c.Mapping(ctx, group, version, kind)
+	m, err := c.discoveredKind(ctx, group, version, kind)
 	if err != nil {
 		return nil, err
 	}
 	r := Dynamic(c, m.GroupVersionResource)
 	r.info.kind, r.info.namespaced, r.info.scopeKnown = m.Kind, m.Namespaced, true
+	r.info.status = statusKnownOf(m.Subresources)
 	return r, nil
 }
 
@@ -175,12 +190,17 @@ func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) []APIResource {
 				if r.ResponseKind == nil {
 					continue
 				}
+				subs := make([]string, 0, len(r.Subresources))
+				for _, sub := range r.Subresources {
+					subs = append(subs, sub.Subresource)
+				}
 				out = append(out, APIResource{
 					GroupVersionResource: GroupVersionResource{Group: g.Name, Version: v.Version, Resource: r.Resource},
 					Kind:                 r.ResponseKind.Kind,
 					Namespaced:           r.Scope == apidiscoveryv2.ScopeNamespace,
 					Verbs:                r.Verbs,
 					ShortNames:           r.ShortNames,
+					Subresources:         subs,
 				})
 			}
 		}
@@ -232,6 +252,12 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 		if err := codec.Decode(r.contentType, r.body, &list); err != nil {
 			return nil, fmt.Errorf("client: discovery %s: %w", p, err)
 		}
+		subs := map[string][]string{}
+		for _, res := range list.APIResources {
+			if parent, sub, ok := strings.Cut(res.Name, "/"); ok {
+				subs[parent] = append(subs[parent], sub)
+			}
+		}
 		for _, res := range list.APIResources {
 			if strings.Contains(res.Name, "/") {
 				continue // a subresource
@@ -242,6 +268,7 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 				Namespaced:           res.Namespaced,
 				Verbs:                res.Verbs,
 				ShortNames:           res.ShortNames,
+				Subresources:         append([]string{}, subs[res.Name]...),
 			})
 		}
 	}

@@ -10,6 +10,9 @@ import (
 	"testing/synctest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/fake"
 )
 
 // discoveryHandler serves the discovery fixtures: aggregated for /api and
@@ -130,5 +133,73 @@ func TestDynamicForUsesDiscoveredScope(t *testing.T) {
 	req, _ := rec.last(t)
 	if req.URL.Path != "/apis/example.com/v1/namespaces/fixtures/widgets/w1" {
 		t.Errorf("path = %s", req.URL.Path)
+	}
+}
+
+const withStatusCRD = `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+"metadata":{"name":"doodads.status.example.com"},
+"spec":{"group":"status.example.com","scope":"Namespaced","names":{"plural":"doodads","kind":"Doodad"},
+"versions":[{"name":"v1","served":true,"storage":true,"subresources":{"status":{}},
+"schema":{"openAPIV3Schema":{"type":"object","x-kubernetes-preserve-unknown-fields":true}}}]}}`
+
+// A DynamicFor resource knows from discovery (aggregated or legacy)
+// whether its kind serves /status: a status write to a kind without one
+// is refused before any request, naming the kind, instead of the
+// server's 404 for an object that exists; a kind with one is written.
+func TestDynamicForStatusFromDiscovery(t *testing.T) {
+	for _, legacy := range []bool{false, true} {
+		t.Run(map[bool]string{false: "aggregated", true: "legacy"}[legacy], func(t *testing.T) {
+			_, c := startFake(t, fake.Options{LegacyDiscoveryOnly: legacy}, Config{})
+			ctx := context.Background()
+			crds := Dynamic(c, GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
+			for _, doc := range []string{noStatusCRD, withStatusCRD} {
+				var crd unstructured.Unstructured
+				if err := crd.UnmarshalJSON([]byte(doc)); err != nil {
+					t.Fatal(err)
+				}
+				if _, err := crds.Create(ctx, &crd, CreateOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, tc := range []struct {
+				kind, resource string
+				status         bool
+			}{{"Gizmo", "gizmos", false}, {"Doodad", "doodads", true}} {
+				res, err := DynamicFor(ctx, c, "status.example.com", "v1", tc.kind)
+				if err != nil {
+					t.Fatal(err)
+				}
+				objs := res.Namespace("default")
+				created, err := objs.Create(ctx, &unstructured.Unstructured{Object: map[string]any{"apiVersion": "status.example.com/v1", "kind": tc.kind,
+					"metadata": map[string]any{"name": "o1"}, "status": map[string]any{"phase": "new"}}}, CreateOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				created.Object["status"] = map[string]any{"phase": "ready"}
+				_, errUpdate := objs.UpdateStatus(ctx, created, UpdateOptions{})
+				_, errPatch := objs.Status().Patch(ctx, "o1", MergePatch, []byte(`{"status":{"phase":"ready"}}`), PatchOptions{})
+				for name, err := range map[string]error{"UpdateStatus": errUpdate, "Status().Patch": errPatch} {
+					if !tc.status {
+						if !errors.Is(err, ErrInvalidOptions) || errors.Is(err, ErrNotFound) || !strings.Contains(err.Error(), "kind "+tc.kind) || !strings.Contains(err.Error(), "no status subresource") {
+							t.Errorf("%s of a %s, which discovery lists without status: %v; want ErrInvalidOptions naming the kind, no request", name, tc.kind, err)
+						}
+						continue
+					}
+					if err != nil {
+						t.Errorf("%s of a %s, which has a status subresource: %v", name, tc.kind, err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// A Dynamic resource made without discovery does not know: its status
+// write is sent and the server's 404 explained (TestDynamicStatusWrite-
+// WithoutStatusSubresource), as for a KindInfo without Subresources.
+func TestDynamicWithoutDiscoveryStatusUnknown(t *testing.T) {
+	r := Dynamic(nil, GroupVersionResource{Group: "status.example.com", Version: "v1", Resource: "gizmos"}).Status()
+	if err := r.checkStatusWrite("update", "o1"); err != nil {
+		t.Errorf("a Dynamic resource refused a status write it cannot judge: %v", err)
 	}
 }

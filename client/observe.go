@@ -77,3 +77,14 @@ func (c *Client) Inherit(logger *slog.Logger, m Metrics) {
 		o.metrics.CompareAndSwap(nil, &m)
 	}
 }
+
+// Metrics returns what the Client reports its requests to: its
+// Config.Metrics, else what the first Inherit gave, else nil. Package
+// manager reads it so that a second manager sharing the Client serves
+// the same series rather than none.
+func (c *Client) Metrics() Metrics {
+	if m := c.obs.metrics.Load(); m != nil {
+		return *m
+	}
+	return nil
+}

@@ -163,7 +163,7 @@ func (h *webhookHooks) call(st *webhookState, w *webhookSpec, a *admission.Attri
 			old, err = h.s.convertMap(a.Resource, old, res)
 		}
 		if err != nil {
-			return webhookFailure(w, err)
+			return webhookConversionFailure(err, mutating)
 		}
 	}
 	review := h.review(w, a, res, obj, old)
@@ -376,6 +376,19 @@ func selectorMatches(sel *metav1.LabelSelector, labels map[string]string) bool {
 func webhookFailure(w *webhookSpec, err error) *apierr.Error {
 	msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", w.name, err)
 	return apierr.New(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
+}
+
+// webhookConversionFailure is kube-apiserver's answer when the object
+// cannot be converted to the version a matching webhook registered
+// (matchPolicy Equivalent): the conversion's error as an internal
+// error, whatever the webhook's failurePolicy, since the webhook is
+// never called. The mutating dispatcher wraps it twice.
+func webhookConversionFailure(err error, mutating bool) *apierr.Error {
+	e := apierr.Internal(err)
+	if mutating {
+		e = apierr.Internal(errors.New(e.Status.Message))
+	}
+	return e
 }
 
 // webhookDenial is kube-apiserver's answer to a webhook's refusal: the

@@ -85,7 +85,7 @@ const maxWebhookResponse = 64 << 20
 func (s *Server) callWebhook(t webhookTarget, timeout time.Duration, review, out any) error {
 	u, err := s.webhookURL(t)
 	if err != nil {
-		return fmt.Errorf("failed to call webhook: %w", err)
+		return webhookCallError{err}
 	}
 	q := u.Query()
 	q.Set("timeout", strconv.Itoa(int(timeout/time.Second))+"s")
@@ -96,35 +96,43 @@ func (s *Server) callWebhook(t webhookTarget, timeout time.Duration, review, out
 	}
 	cl, err := s.hooksHTTP.get(t.caBundle)
 	if err != nil {
-		return fmt.Errorf("failed to call webhook: %w", err)
+		return webhookCallError{err}
 	}
 	ctx, cancel := context.WithTimeout(s.ctx, timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, u.String(), bytes.NewReader(body))
 	if err != nil {
-		return fmt.Errorf("failed to call webhook: %w", err)
+		return webhookCallError{err}
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json, */*")
 	resp, err := cl.Do(req)
 	if err != nil {
-		return fmt.Errorf("failed to call webhook: %w", err)
+		return webhookCallError{err}
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, maxWebhookResponse+1))
 	switch {
 	case err != nil:
-		return fmt.Errorf("failed to call webhook: %w", err)
+		return webhookCallError{err}
 	case len(b) > maxWebhookResponse:
-		return fmt.Errorf("failed to call webhook: the response is larger than %d bytes", maxWebhookResponse)
+		return webhookCallError{fmt.Errorf("the response is larger than %d bytes", maxWebhookResponse)}
 	case resp.StatusCode != http.StatusOK:
-		return fmt.Errorf("failed to call webhook: the server responded with the status code %d but did not return more information", resp.StatusCode)
+		return webhookCallError{fmt.Errorf("the server responded with the status code %d but did not return more information", resp.StatusCode)}
 	}
 	if err := json.Unmarshal(b, out); err != nil {
 		return fmt.Errorf("received invalid webhook response: %w", err)
 	}
 	return nil
 }
+
+// webhookCallError is a webhook that could not be called. Admission
+// says so ("failed to call webhook: "); a conversion gives only the
+// cause, as kube-apiserver's REST client does.
+type webhookCallError struct{ err error }
+
+func (e webhookCallError) Error() string { return "failed to call webhook: " + e.err.Error() }
+func (e webhookCallError) Unwrap() error { return e.err }
 
 // webhookURL resolves a clientConfig: its url, or its Service through
 // Options.WebhookServices.

@@ -51,6 +51,9 @@ func (s *Server) crdConverter(crd *apiextensionsv1.CustomResourceDefinition) fun
 		}
 		_ = json.Unmarshal(objs[0], &head)
 		failed := func(err error) error {
+			if ce, ok := err.(webhookCallError); ok {
+				err = ce.err
+			}
 			return fmt.Errorf("conversion webhook for %s, Kind=%s failed: %w", head.APIVersion, kind, err)
 		}
 		raw := make([]json.RawMessage, len(objs))

@@ -374,3 +374,81 @@ func TestFakeWebhookServices(t *testing.T) {
 		t.Errorf("an unmapped Service: %v", err)
 	}
 }
+
+// A write whose object cannot be converted to the version a webhook
+// registered is refused with the conversion's error, as kube-apiserver
+// v1.36.3's dispatchers answer it (the mutating one wraps it twice), not
+// as the admission webhook's failure: the webhook is never called, and
+// its failurePolicy Ignore does not apply.
+func TestFakeConversionFailureBeforeAWebhook(t *testing.T) {
+	const v2Only = `apiVersion: admissionregistration.k8s.io/v1
+kind: %s
+metadata: {name: v2-only}
+webhooks:
+- name: v2-only.kubewire.dev
+  clientConfig: {service: {name: webhook-service, namespace: system, path: /hang}}
+  rules: [{apiGroups: [test.kubewire.dev], apiVersions: [v2], resources: [gadgets], operations: [CREATE]}]
+  failurePolicy: Ignore
+  sideEffects: None
+  timeoutSeconds: 1
+  admissionReviewVersions: [v1]
+`
+	const conversion = `conversion webhook for test.kubewire.dev/v1, Kind=Gadget failed: object 1 of 1: Gadget default/daily: converting test.kubewire.dev/v1 to test.kubewire.dev/v2: schedule "@daily" does not have five fields`
+	for _, tc := range []struct {
+		kind, want string
+	}{
+		{"ValidatingWebhookConfiguration", "Internal error occurred: " + conversion},
+		{"MutatingWebhookConfiguration", "Internal error occurred: Internal error occurred: " + conversion},
+	} {
+		t.Run(tc.kind, func(t *testing.T) {
+			e := startWebhookEnv(t, fake.Options{}, strings.Replace(v2Only, "%s", tc.kind, 1))
+			v1s := client.For[*gadgetv1.Gadget](e.c).Namespace("default")
+			_, err := v1s.Create(context.Background(), gadget("daily", "@daily"), client.CreateOptions{})
+			var se *client.StatusError
+			if !errors.Is(err, client.ErrInternal) || !errors.As(err, &se) {
+				t.Fatalf("create: %v", err)
+			}
+			if se.Status.Message != tc.want || se.Status.Reason != "InternalError" || se.Status.Code != 500 {
+				t.Errorf("got %d %s %q\nwant %q", se.Status.Code, se.Status.Reason, se.Status.Message, tc.want)
+			}
+			if strings.Contains(se.Status.Message, "v2-only.kubewire.dev") {
+				t.Errorf("the webhook is blamed: %s", se.Status.Message)
+			}
+			if _, err := v1s.Create(context.Background(), gadget("hourly", "0 * * * *"), client.CreateOptions{}); err != nil {
+				t.Errorf("a create that converts, its webhook failing with policy Ignore: %v", err)
+			}
+		})
+	}
+}
+
+// A conversion webhook that cannot be reached fails the write with the
+// transport's error after kube-apiserver's "conversion webhook for
+// GROUP/VERSION, Kind=KIND failed: ", without admission's "failed to
+// call webhook".
+func TestFakeUnreachableConversionWebhook(t *testing.T) {
+	e := startWebhookEnv(t, fake.Options{}, "")
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := "https://" + ln.Addr().String()
+	ln.Close()
+	ctx := context.Background()
+	crdYAML, err := gadgetCRD()
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, _, err := webhook.PointAt(crdYAML, gone, e.ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := crd.Install(ctx, e.c, [][]byte{all}, crd.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = client.For[*gadgetv2.Gadget](e.c).Namespace("default").Create(ctx, &gadgetv2.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "v2"}}, client.CreateOptions{})
+	want := `Internal error occurred: conversion webhook for test.kubewire.dev/v2, Kind=Gadget failed: Post "` + gone + `/convert?timeout=30s": dial tcp `
+	var se *client.StatusError
+	if !errors.Is(err, client.ErrInternal) || !errors.As(err, &se) || !strings.HasPrefix(se.Status.Message, want) {
+		t.Errorf("create through an unreachable conversion webhook: %v\nwant prefix %s", err, want)
+	}
+}

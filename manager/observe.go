@@ -24,6 +24,12 @@ const DefaultMetricsAddr = ":8080"
 // and to the client, where they have none of their own.
 func (m *Manager) observe() error {
 	m.c.Inherit(m.opts.Logger, m.metrics.Client())
+	// A client shared with another manager reports to that one's series:
+	// serve them here too. A client with a Config.Metrics of the
+	// program's own reports there only.
+	if cm := m.c.Metrics(); cm != nil && !m.metrics.ServeClientOf(cm) {
+		m.log.Info("the client reports its requests to its Config.Metrics: /metrics has no rest_client series of its requests")
+	}
 	if w, ok := m.webhookServer().(interface{ Inherit(*slog.Logger) }); ok {
 		w.Inherit(m.opts.Logger)
 	}

@@ -52,4 +52,34 @@ func (c *clientMetrics) Request(host, method string, code int, took time.Duratio
 // Client returns the client.Metrics feeding rest_client_requests_total
 // and rest_client_request_duration_seconds, for client.Config.Metrics
 // or Client.Inherit.
-func (m *Metrics) Client() client.Metrics { return m.client }
+func (m *Metrics) Client() client.Metrics {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.client
+}
+
+// ServeClientOf makes the registry serve the rest_client series that
+// cm feeds, in place of its own, when cm is the Client of another
+// Metrics: a client reports to one Metrics (the first that reached
+// it), and every registry serving those series shows its requests,
+// each counted once. Client then returns cm. It reports false, and
+// changes nothing, for a client.Metrics of another kind, whose series
+// are the program's to serve.
+func (m *Metrics) ServeClientOf(cm client.Metrics) bool {
+	other, ok := cm.(*clientMetrics)
+	if !ok {
+		return false
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if other == m.client {
+		return true
+	}
+	m.reg.Unregister(m.client)
+	if err := m.reg.Register(other); err != nil {
+		m.reg.MustRegister(m.client) // it was registered a moment ago
+		return false
+	}
+	m.client = other
+	return true
+}

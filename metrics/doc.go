@@ -47,6 +47,13 @@
 //	controller_runtime_webhook_requests_in_flight{webhook}
 //	go_*, process_*                                          the Go runtime and the process
 //
+// A client reports its requests to one Metrics (its Config.Metrics, or
+// the first Client.Inherit). A second registry serving the same client
+// (two managers sharing one client) serves those series through
+// ServeClientOf, so both show every request, each counted once; a client
+// whose Config.Metrics is another library's is not in the rest_client
+// series here.
+//
 // kubewire's own, for what neither measures:
 //
 //	kubewire_informer_objects{resource,namespace,label_selector,field_selector}

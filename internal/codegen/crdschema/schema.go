@@ -226,6 +226,12 @@ func (g *Generator) named(n *types.Named, p pos) (*Schema, error) {
 		return nil, err
 	}
 	var s *Schema
+	ownDoc := d.Text
+	if hasOwnJSON(n) && p.owner != nil && p.owner.Pkg() != tn.Pkg() {
+		// Another package's self-encoding type (json.RawMessage): its
+		// doc says how Go encodes it, not what the field holds.
+		ownDoc = ""
+	}
 	sp, isSpecial := special(pkg, tn.Name())
 	if isSpecial {
 		s = sp
@@ -263,8 +269,8 @@ func (g *Generator) named(n *types.Named, p pos) (*Schema, error) {
 	if err := g.apply(s, d.Markers, p); err != nil {
 		return nil, err
 	}
-	if describes(pkg) && !isSpecial && d.Text != "" {
-		s.Description = d.Text
+	if describes(pkg) && !isSpecial && ownDoc != "" {
+		s.Description = ownDoc
 	}
 	return s, nil
 }

@@ -40,6 +40,7 @@ func TestType(t *testing.T) {
 			`"code":{"type":"string","maxLength":3},"own":{"description":"Own field.","type":"string"}}}`},
 		{"OwnJSON", `{"description":"OwnJSON has fields of types that encode themselves (another\npackage's, and a struct), described by the fields' Type markers.",` +
 			`"type":"object","required":["free","temp"],"properties":{` +
+			`"extra":{"type":"object","x-kubernetes-preserve-unknown-fields":true},` +
 			`"free":{"description":"Free is any object.","type":"object","x-kubernetes-preserve-unknown-fields":true},` +
 			`"maybeTemp":{"description":"Celsius encodes itself as a string such as \"21.5C\".","type":"string"},` +
 			`"temp":{"description":"Temp is a temperature.","type":"string"}}}`},

@@ -88,6 +88,10 @@ type OwnJSON struct {
 	// +optional
 	// +kubebuilder:validation:Type=string
 	MaybeTemp *Celsius `json:"maybeTemp,omitempty"`
+	// +optional
+	// +kubebuilder:validation:Type=object
+	// +kubebuilder:pruning:PreserveUnknownFields
+	Extra json.RawMessage `json:"extra,omitempty"`
 }
 
 // OwnJSONUnmarked has such a field with no marker: its schema is unknown.
