@@ -102,7 +102,7 @@
 // anything else reads the queue. With a ConcurrentMetrics as well: a
 // Get taking an offered key records its queue latency and start time itself, a Done
 // left to the holder carries its own time, and the depth is counted
-// apart from the lock (a DepthReader reads it when scraped rather than
+// apart from the lock (a DepthReader reads Len when scraped rather than
 // being told each change); what a call observed under the lock it tells
 // once it has released it, so that no worker waits for a histogram. So every figure is what it would be had each
 // call taken the lock (a Metrics that is not one keeps every Get on the

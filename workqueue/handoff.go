@@ -54,6 +54,11 @@ type offer[K comparable] struct {
 	key K
 	rec int32
 	at  int64 // its ring slot's time
+	// started is when a Get claimed it, with metrics on (notStarted
+	// until then): the claiming Get holds no lock to write it in the
+	// key's record, so the lock's holder copies it there (takenLocked).
+	// It shares the line the Get writes anyway, clearing the key.
+	started int64 // atomic
 }
 
 // notStarted is a start time of handoff.started before a Get claimed its
@@ -94,11 +99,15 @@ func (h *handoff[K]) take(timed bool) (key K, s uint64, ok bool) {
 func (q *Queue[K]) claimedTimed(s uint64) {
 	h := &q.hand
 	i := s - h.first
-	now, queuedAt := q.now(), h.keys[i].at
-	q.tm.started[i].Store(now)
+	o := &h.keys[i]
+	now := q.now()
+	atomic.StoreInt64(&o.started, now)
+	queuedAt := o.at
 	h.read.Add(1)
-	q.tm.depth.Add(-1)
-	q.publishDepth()
+	if !q.tm.depth.read {
+		q.tm.depth.Add(-1)
+		q.publishDepth()
+	}
 	q.metrics.QueueLatency(time.Duration(now - queuedAt))
 }
 
@@ -143,10 +152,7 @@ func (q *Queue[K]) offerLocked() {
 		r.gen = f + uint64(n) // its offer number; it is in no ring
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
-		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt})
-		if q.timed {
-			q.tm.started[n].Store(notStarted)
-		}
+		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt, started: notStarted})
 	}
 	h.filled.Store(f + uint64(len(h.keys)))
 }
@@ -238,7 +244,7 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 // claimed, and its offer in the current batch (offerLocked clears the
 // marks of the batch before).
 func (q *Queue[K]) startOf(r *record[K]) int64 {
-	return q.tm.started[r.gen-q.hand.first].Load()
+	return atomic.LoadInt64(&q.hand.keys[r.gen-q.hand.first].started)
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash

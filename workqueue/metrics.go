@@ -3,6 +3,7 @@ package workqueue
 import (
 	"sync/atomic"
 	"time"
+	"weak"
 )
 
 // Metrics is told what a Queue does, to feed a metrics library of the
@@ -46,16 +47,31 @@ type ConcurrentMetrics interface {
 
 // DepthReader is a ConcurrentMetrics that reads the queue's depth when
 // it needs it (when scraped) instead of being told each change: the
-// queue then calls ReadDepthFrom once, when it is made, and never Depth.
-// That spares every Add and Get publishing the depth, which with many
-// workers makes them contend for one cache line. depth is safe for
-// concurrent use; holding it keeps the queue's depth counter alive, not
-// the queue.
+// queue then calls ReadDepthFrom once, when it is made, and never Depth,
+// and counts the depth nowhere but in its own state. That spares every
+// Add and Get a write to a line shared by all cores, which with many
+// workers makes them contend for it. depth is safe for concurrent use
+// and returns Len, taking the queue's lock: it must not be called from
+// a Metrics method. Holding it does not keep the queue alive (depth
+// returns 0 once the queue is garbage).
 type DepthReader interface {
 	ConcurrentMetrics
 	// ReadDepthFrom gives the function that returns the keys queued,
-	// waiting for Get (as Len, without taking the queue's lock).
+	// waiting for Get (Len).
 	ReadDepthFrom(depth func() int)
+}
+
+// depthOf is the depth function given to a DepthReader: Len of q while
+// q lives, holding q weakly, so that metrics kept after the queue is
+// dropped do not keep its keys.
+func depthOf[K comparable](q *Queue[K]) func() int {
+	w := weak.Make(q)
+	return func() int {
+		if q := w.Value(); q != nil {
+			return q.Len()
+		}
+		return 0
+	}
 }
 
 // UnfinishedWork returns how long the keys being processed (handed out by
@@ -94,10 +110,6 @@ type timedState struct {
 	// the lock's state, since Gets that claim offered keys lower it
 	// without the lock (see publishDepth).
 	depth depthGauge
-	// started[i] is when a Get claimed hand.keys[i] (notStarted until
-	// then): the claiming Get holds no lock to write it in the key's
-	// record, so the lock's holder copies it there (takenLocked).
-	started [maxOffer]atomic.Int64
 }
 
 // depthGauge is the depth Metrics.Depth reports: the keys queued, those

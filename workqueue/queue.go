@@ -131,9 +131,8 @@ func (q *Queue[K]) initLocked() {
 		q.lockedMetrics = !concurrent
 		q.noHandoff = !concurrent
 		if r, ok := q.metrics.(DepthReader); ok {
-			g := &q.tm.depth
-			g.read = true
-			r.ReadDepthFrom(func() int { return int(g.n.Load()) })
+			q.tm.depth.read = true
+			r.ReadDepthFrom(depthOf(q))
 		}
 	}
 	q.wakeLimit = max(1, runtime.GOMAXPROCS(0))
@@ -376,7 +375,7 @@ func (q *Queue[K]) enqueueAtLocked(rec int32, now int64) {
 	r.state |= queued
 	q.pushLocked(rec)
 	q.ready++
-	if q.timed {
+	if q.timed && !q.tm.depth.read {
 		q.tm.depth.Add(1)
 		q.depthChanged = true
 	}
@@ -393,8 +392,10 @@ func (q *Queue[K]) startLocked(rec int32) K {
 		now := q.now()
 		r.startedAt = now
 		q.waitedLocked(time.Duration(now - r.queuedAt))
-		q.tm.depth.Add(-1)
-		q.depthChanged = true
+		if !q.tm.depth.read {
+			q.tm.depth.Add(-1)
+			q.depthChanged = true
+		}
 	}
 	return r.key
 }
