@@ -190,10 +190,11 @@ func (q *queueOf) ConcurrentSafe() {}
 // Queue returns the workqueue.Metrics of the queue of the controller
 // name, for controller.Options.Queue.Metrics (the name and controller
 // labels are both name, as controller-runtime has them). A Queue made
-// with it has its depth read when scraped (workqueue.DepthReader); m
-// keeps that queue's depth counter and its series (about 12 KiB per
-// core, at most 100 KiB: the shards of its histograms, see doc.go) for
-// as long as m lives. The unfinished
+// with it has its depth read when scraped (workqueue.DepthReader, its
+// Len under its lock); m holds the queue weakly (a collected queue reads
+// 0) and keeps its series (about 12 KiB per core, at most 100 KiB: the
+// shards of its histograms, see doc.go) for as long as m lives. The
+// unfinished
 // work and longest running processor gauges are read from the
 // controller when scraped: see AddController. Queue called again with
 // a name returns the same series, whose depth is read from the last
