@@ -3,6 +3,9 @@ package reflector_test
 import (
 	"context"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"testing"
 	"time"
@@ -99,5 +102,65 @@ func TestListWithoutResourceVersionIsRefused(t *testing.T) {
 				t.Errorf("WaitForSync: %v, want the list's ErrMalformed", werr)
 			}
 		})
+	}
+}
+
+// A streaming list whose end bookmark names no resourceVersion is
+// refused the same way: the reflector streams again after the backoff
+// and never watches from "". Before, it synced at "" and followed on.
+func TestWatchListEndBookmarkWithoutResourceVersion(t *testing.T) {
+	var mu sync.Mutex
+	var watchLists, plainWatches int
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("watch") != "true" && q.Get("watch") != "1" {
+			http.Error(w, "lists are not expected", http.StatusTeapot)
+			return
+		}
+		mu.Lock()
+		if q.Get("sendInitialEvents") == "true" {
+			watchLists++
+		} else {
+			plainWatches++
+		}
+		mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"type":"ADDED","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a","namespace":"default","resourceVersion":"5"}}}`+"\n")
+		io.WriteString(w, `{"type":"BOOKMARK","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"annotations":{"k8s.io/initial-events-end":"true"}}}}`+"\n")
+		w.(http.Flusher).Flush()
+		<-r.Context().Done()
+	}))
+	defer srv.Close()
+	c, err := client.New(client.Config{Host: srv.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	res := client.For[*corev1.ConfigMap](c).Namespace("default")
+	r := newReflector(t, reflector.Source[*corev1.ConfigMap](res), newMapStore[*corev1.ConfigMap](), reflector.Options{WatchList: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Run(ctx) }()
+	seen := func() (int, int) {
+		mu.Lock()
+		defer mu.Unlock()
+		return watchLists, plainWatches
+	}
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		if n, _ := seen(); n >= 2 {
+			break
+		}
+	}
+	wctx, wcancel := context.WithTimeout(ctx, 10*time.Millisecond)
+	werr := r.WaitForSync(wctx)
+	wcancel()
+	cancel()
+	<-done
+	lists, watches := seen()
+	if lists < 2 || watches != 0 {
+		t.Fatalf("%d streaming lists, %d plain watches; want the end bookmark refused and the list streamed again, no plain watch", lists, watches)
+	}
+	if !errors.Is(werr, client.ErrMalformed) {
+		t.Errorf("WaitForSync: %v, want the bookmark's ErrMalformed", werr)
 	}
 }
