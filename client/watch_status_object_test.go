@@ -94,3 +94,36 @@ func TestWatchProtobufEventOfAnotherContentType(t *testing.T) {
 		t.Fatalf("handed over %q, then %v; want ErrMalformed naming the content type", objName(ev), err)
 	}
 }
+
+// An ERROR event whose object is another kind than Status is malformed,
+// not the server's error: before, it came out as a *StatusError with
+// code 0 and no message (JSON, CBOR), or the Pod's bytes read as a
+// Status (protobuf).
+func TestWatchErrorEventHoldingAnObject(t *testing.T) {
+	pod := `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"web-1","namespace":"default"}}`
+	for name, tc := range map[string]struct {
+		contentType string
+		body        []byte
+	}{
+		"protobuf": {"application/vnd.kubernetes.protobuf;stream=watch", pbEvent("ERROR", envelope("Pod", pbPod(t), ""))},
+		"json":     {codec.MediaTypeJSON, []byte(`{"type":"ERROR","object":` + pod + "}\n")},
+		"cbor":     {codec.MediaTypeCBORSequence, cborOf(t, `{"type":"ERROR","object":`+pod+`}`)},
+	} {
+		t.Run(name, func(t *testing.T) {
+			checkNoLeaks(t)
+			c, _ := newServerConfig(t, Config{QPS: -1, Retry: RetryPolicy{MaxAttempts: 1}}, streamThenHang(tc.contentType, tc.body))
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			w, err := For[*corev1.Pod](c).Watch(ctx, WatchOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			_, err = w.Next()
+			var se *StatusError
+			if !errors.Is(err, ErrMalformed) || errors.As(err, &se) || !strings.Contains(err.Error(), "Pod") {
+				t.Fatalf("%v; want ErrMalformed naming the Pod, not a *StatusError", err)
+			}
+		})
+	}
+}

@@ -119,6 +119,9 @@ func (w *WatchDecoder) Next() (string, error) {
 }
 
 func (w *WatchDecoder) statusError() error {
+	if k := w.env.Kind; w.protobuf && k != "" && k != "Status" { // named before its bytes are read
+		return malformed("watch event", -1, nil, "ERROR event holding a %.40q, not a Status", k)
+	}
 	st := new(metav1.Status)
 	var err error
 	switch {
@@ -131,6 +134,9 @@ func (w *WatchDecoder) statusError() error {
 	}
 	if err != nil {
 		return fmt.Errorf("codec: ERROR event without a readable Status: %w", err)
+	}
+	if k := st.Kind; !w.protobuf && k != "" && k != "Status" { // another object, not the server's error
+		return malformed("watch event", -1, nil, "ERROR event holding a %.40q, not a Status", k)
 	}
 	st.Kind, st.APIVersion = "Status", "v1"
 	return &StatusError{Status: *st}
