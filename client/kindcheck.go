@@ -32,3 +32,15 @@ func (r *Resource[T]) checkKind(apiVersion, kind string, list bool) error {
 	}
 	return nil
 }
+
+// checkKindBeforeItems checks a streamed list's kind when its key came
+// before the items (kube-apiserver writes kind and apiVersion first), so
+// that no item of another kind is handed over; a kind that comes after
+// the items is checked at the end. A Status is left to the end, where
+// the whole of it has been read.
+func (r *Resource[T]) checkKindBeforeItems(apiVersion, kind string) error {
+	if kind == "" || kind == "Status" {
+		return nil
+	}
+	return r.checkKind(apiVersion, kind, true)
+}

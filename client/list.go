@@ -181,6 +181,9 @@ func (r *Resource[T]) decodeProtoList(body []byte, d *wire.Decoder) (*List[T], e
 	if u.ContentType != "" && u.ContentType != codec.MediaTypeProtobuf {
 		return nil, errorf("protobuf envelope holds %q, not protobuf", u.ContentType)
 	}
+	if u.Raw == nil { // as the streamed list refuses it
+		return nil, errorf("the protobuf envelope holds no list: %w", codec.ErrMalformed)
+	}
 	if _, ok := any(r.newObj()).(protoObject); !ok {
 		return nil, errorf("cannot decode a protobuf %s into %T", u.Kind, r.newObj())
 	}

@@ -124,6 +124,9 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 				return fmt.Errorf("invalid JSON list: two items keys: %w", codec.ErrMalformed)
 			}
 			sawItems = true
+			if err := r.checkKindBeforeItems(apiVersion, kind); err != nil {
+				return err
+			}
 			return s.array(func(item []byte) error {
 				obj := r.newObj()
 				if err := codec.DecodeJSONWith(opts.Decoder, item, obj); err != nil {
@@ -142,16 +145,11 @@ func (r *Resource[T]) streamJSONList(req *request, body io.Reader, opts ListOpti
 			if err != nil {
 				return err
 			}
-			var str string
-			if err := json.Unmarshal(v, &str); err != nil {
-				return err
-			}
+			// null leaves the value a key met before gave, as List's decoder does.
 			if key == "kind" {
-				kind = str
-			} else {
-				apiVersion = str
+				return json.Unmarshal(v, &kind)
 			}
-			return nil
+			return json.Unmarshal(v, &apiVersion)
 		}
 		v, err := s.value()
 		if err != nil {

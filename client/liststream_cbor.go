@@ -29,6 +29,9 @@ func (r *Resource[T]) streamCBORList(req *request, body io.Reader, opts ListOpti
 		seen[key] = true
 		switch key {
 		case "items":
+			if err := r.checkKindBeforeItems(apiVersion, kind); err != nil {
+				return err
+			}
 			return s.arrayItems(func(item []byte) error {
 				obj := r.newObj()
 				if len(item) != 1 || item[0] != 0xf6 { // null is an empty object, as in List

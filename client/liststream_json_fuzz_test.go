@@ -13,19 +13,33 @@ import (
 // panic, hands over the same items whatever the reads' sizes, and
 // agrees with List's decoder: when the stream accepts an answer, List
 // accepts it with the same items and metadata, and when List accepts a
-// list, so does the stream.
+// list, so does the stream. With the kind checked (DynamicFor, For), what
+// the stream accepts List accepts.
 func FuzzJSONListStream(f *testing.F) {
 	f.Add(load(f, "cbor/widgets.json").Body)
 	f.Add([]byte(`{"items":[{},null],"metadata":{"resourceVersion":"7","continue":"c"},"kind":"WidgetList"}`))
 	f.Add([]byte(`{"metadata":{"resourceVersion":"7"},"items":[{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"a"}}],"items":[]}`))
 	f.Add([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}`))
+	f.Add([]byte(`{"kind":"WidgetList","apiVersion":"example.com/v2","apiVersion":null,"items":[]}`))
 	c, err := New(Config{Host: "http://unused.invalid", QPS: -1})
 	if err != nil {
 		f.Fatal(err)
 	}
 	res := Dynamic(c, widgets)
+	typed := Dynamic(c, widgets)
+	typed.info.kind = "Widget" // as DynamicFor knows it: the kind is checked
 	req := &request{method: "GET", path: "/apis/example.com/v1/widgets"}
 	f.Fuzz(func(t *testing.T, b []byte) {
+		// With the kind checked, what the stream accepts List accepts.
+		if _, _, err := readStreamBothWays(t, typed.streamJSONList, req, b); err == nil {
+			list, lerr := typed.decodeList(&response{contentType: "application/json", body: b}, nil)
+			if lerr == nil {
+				lerr = typed.checkKind(list.APIVersion, list.Kind, true)
+			}
+			if lerr != nil {
+				t.Fatalf("with its kind checked, the stream accepted what List refuses: %v", lerr)
+			}
+		}
 		items, meta, err := readStreamBothWays(t, res.streamJSONList, req, b)
 		list := jsonList[*unstructured.Unstructured]{newObj: res.newObj}
 		lerr := codec.DecodeJSON(b, &list)

@@ -61,7 +61,8 @@ func (r *Resource[T]) streamProtoList(body io.Reader, limit int64, d *wire.Decod
 			if err != nil {
 				return meta, err
 			}
-			tm = runtime.TypeMeta{}
+			// A second TypeMeta merges into the first, as List's envelope
+			// decoder reads it: an apiVersion it lacks stays the first's.
 			if err := tm.UnmarshalProto(d, v); err != nil {
 				return meta, err
 			}

@@ -376,6 +376,7 @@ func FuzzProtoListStream(f *testing.F) {
 	f.Add(pbAnswer(typeMetaPB("v1", "ConfigMapList"), pbBytes(2, u.Raw)))
 	f.Add(pbAnswer(typeMetaPB("v1", "ConfigMapList"), pbBytes(2, nil)))
 	f.Add(pbAnswer(typeMetaPB("v1", "Status"), pbBytes(2, []byte{0x1a, 0x01, 'x'})))
+	f.Add(pbAnswer(typeMetaPB("v2", "ConfigMapList"), pbBytes(1, pbBytes(2, []byte("ConfigMapList"))), pbBytes(2, u.Raw)))
 	c, err := New(Config{Host: "http://unused.invalid", QPS: -1})
 	if err != nil {
 		f.Fatal(err)

@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"fmt"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -36,7 +37,7 @@ func (r *Resource[T]) ListTable(ctx context.Context, opts ListOptions) (*metav1.
 	if err != nil {
 		return nil, err
 	}
-	return r.table(ctx, &request{method: "GET", path: p, query: q, accept: codec.AcceptTable})
+	return r.table(ctx, &request{method: "GET", path: p, query: q, accept: codec.AcceptTable}, true)
 }
 
 // GetTable reads the object name as a one-row Table; see ListTable.
@@ -45,32 +46,47 @@ func (r *Resource[T]) GetTable(ctx context.Context, name string, opts GetOptions
 	if err != nil {
 		return nil, err
 	}
-	return r.table(ctx, &request{method: "GET", path: p, query: opts.query(), accept: codec.AcceptTable})
+	return r.table(ctx, &request{method: "GET", path: p, query: opts.query(), accept: codec.AcceptTable}, false)
 }
 
-func (r *Resource[T]) table(ctx context.Context, req *request) (*metav1.Table, error) {
+// table reads a Table answer, or makes one from the plain list (list) or
+// object answered instead. What is not a Table is checked as List and Get
+// check it: a list for ListTable, an object for GetTable, of r's kind.
+func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*metav1.Table, error) {
 	resp, err := r.c.do(ctx, req)
 	if err != nil {
 		return nil, err
 	}
 	defer resp.release()
-	var probe struct {
-		Kind string `json:"kind"`
-	}
+	var probe tableProbe
 	if err := codec.Decode(resp.contentType, resp.body, &probe); err != nil {
 		return nil, decodeError(req, err)
 	}
 	if probe.Kind == "Table" {
+		if probe.APIVersion != "" && probe.APIVersion != tableAPIVersion {
+			return nil, requestError(req, nil, fmt.Errorf("the answer is a %s Table, want %s (the version asked for): %w",
+				probe.APIVersion, tableAPIVersion, codec.ErrMalformed))
+		}
 		t := new(metav1.Table)
 		if err := codec.Decode(resp.contentType, resp.body, t); err != nil {
 			return nil, decodeError(req, err)
 		}
 		return t, nil
 	}
+	if isListKind(probe.Kind) != list {
+		want := "an object"
+		if list {
+			want = "a list"
+		}
+		return nil, requestError(req, nil, fmt.Errorf("the answer is a %q, want %s or a Table: %w", probe.Kind, want, codec.ErrMalformed))
+	}
+	if err := r.checkKind(probe.APIVersion, probe.Kind, list); err != nil {
+		return nil, requestError(req, nil, err)
+	}
 	// The plain object or list: make the default table.
-	var list unstructured.UnstructuredList
-	if isListKind(probe.Kind) {
-		if err := codec.Decode(resp.contentType, resp.body, &list); err != nil {
+	var items unstructured.UnstructuredList
+	if list {
+		if err := codec.Decode(resp.contentType, resp.body, &items); err != nil {
 			return nil, decodeError(req, err)
 		}
 	} else {
@@ -78,22 +94,34 @@ func (r *Resource[T]) table(ctx context.Context, req *request) (*metav1.Table, e
 		if err := codec.Decode(resp.contentType, resp.body, &obj); err != nil {
 			return nil, decodeError(req, err)
 		}
-		list.Items = []unstructured.Unstructured{obj}
+		items.Items = []unstructured.Unstructured{obj}
 	}
 	t := &metav1.Table{
 		TypeMeta: metav1.TypeMeta{APIVersion: "meta.k8s.io/v1", Kind: "Table"},
-		ListMeta: metav1.ListMeta{ResourceVersion: list.GetResourceVersion(), Continue: list.GetContinue()},
+		ListMeta: metav1.ListMeta{ResourceVersion: items.GetResourceVersion(), Continue: items.GetContinue()},
 		ColumnDefinitions: []metav1.TableColumnDefinition{
 			{Name: "Name", Type: "string", Format: "name"},
 			{Name: "Created At", Type: "date"},
 		},
 		Rows: []metav1.TableRow{},
 	}
-	for _, it := range list.Items {
+	for _, it := range items.Items {
 		created, _, _ := unstructured.NestedString(it.Object, "metadata", "creationTimestamp")
 		t.Rows = append(t.Rows, metav1.TableRow{Cells: []any{it.GetName(), created}})
 	}
 	return t, nil
 }
+
+// tableProbe reads an answer's kind; a Status is the server's error.
+type tableProbe struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+}
+
+// GetKind lets codec.Decode see a Status answered in place of a table.
+func (p *tableProbe) GetKind() string { return p.Kind }
+
+// tableAPIVersion is the Table version codec.AcceptTable asks for.
+const tableAPIVersion = "meta.k8s.io/v1"
 
 func isListKind(kind string) bool { return len(kind) > 4 && kind[len(kind)-4:] == "List" }

@@ -191,6 +191,9 @@ func (w *Watcher[T]) next() (Event[T], error) {
 		if err := w.checkKind(obj.GetAPIVersion(), obj.GetKind(), false); err != nil {
 			return Event[T]{}, errorf("watch %s event: %w", typ, err)
 		}
+		if obj.GetName() == "" { // an empty or null object: nothing a cache could key
+			return Event[T]{}, errorf("watch %s event: the object has no name: %w", typ, codec.ErrMalformed)
+		}
 	case Bookmark:
 		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"
 	default:

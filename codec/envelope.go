@@ -128,7 +128,8 @@ func DecodeEnvelopeInto(d *wire.Decoder, body []byte, u *runtime.Unknown) error 
 // (see DecodeEnvelopeInto), calls v.Unmarshal on the raw object, and sets
 // v's apiVersion and kind from the envelope when v has SetAPIVersion and
 // SetKind (the protobuf message itself does not carry them). It fails when
-// the envelope's contentType is neither empty nor protobuf. When the
+// the envelope's contentType is neither empty nor protobuf, and when it
+// has no raw field (an empty one is an empty object). When the
 // envelope holds a Status and v is not one, it returns a *StatusError.
 func DecodeProtobuf(body []byte, v ProtobufUnmarshaler) error {
 	var u runtime.Unknown
@@ -138,6 +139,11 @@ func DecodeProtobuf(body []byte, v ProtobufUnmarshaler) error {
 	if u.ContentType != "" && u.ContentType != MediaTypeProtobuf {
 		return malformed("protobuf envelope", -1, errors.ErrUnsupported,
 			"raw %s %s is %q, not protobuf", u.APIVersion, u.Kind, truncate(u.ContentType))
+	}
+	if u.Raw == nil {
+		// kube-apiserver always writes raw; without it there is no object,
+		// not even an empty one (a watch event refuses it too).
+		return malformed("protobuf envelope", -1, nil, "the envelope of %s %s holds no object", u.APIVersion, u.Kind)
 	}
 	if err := statusInPlaceOf(v, u.Kind, func(st *metav1.Status) error { return st.Unmarshal(u.Raw) }); err != nil {
 		return err

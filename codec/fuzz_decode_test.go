@@ -130,7 +130,60 @@ func FuzzWatchDecoder(f *testing.F) {
 				}
 			}
 		}
+		sameEventsBothWays(t, contentType, stream)
 	})
+}
+
+// watchRead is what a reader made of one event: its type, whether it
+// failed, and the Pod decoded.
+type watchRead struct {
+	Type   string
+	Failed bool
+	Pod    string
+}
+
+// sameEventsBothWays: NextObject, which decodes a JSON event's object on
+// its way through the event, reads every stream as Next and then Decode
+// do: the same events, failing at the same one, with the same Pods.
+func sameEventsBothWays(t *testing.T, contentType string, stream []byte) {
+	read := func(oneCall bool) []watchRead {
+		w, err := codec.NewWatchDecoder(contentType, bytes.NewReader(stream),
+			codec.WatchOptions{StreamOptions: codec.StreamOptions{MaxSize: 1 << 16}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []watchRead
+		for range 64 {
+			var pod corev1.Pod
+			var typ string
+			if oneCall {
+				typ, err = w.NextObject(&pod)
+			} else if typ, err = w.Next(); err == nil {
+				err = w.Decode(&pod)
+			}
+			if err == io.EOF {
+				break
+			}
+			var se *codec.StatusError
+			stop := err != nil && !errors.As(err, &se) && typ == ""
+			r := watchRead{Type: typ, Failed: err != nil}
+			if err == nil {
+				b, merr := json.Marshal(&pod)
+				if merr != nil {
+					t.Fatal(merr)
+				}
+				r.Pod = string(b)
+			}
+			got = append(got, r)
+			if stop {
+				break
+			}
+		}
+		return got
+	}
+	if diff := cmp.Diff(read(false), read(true)); diff != "" {
+		t.Fatalf("events (-Next and Decode +NextObject):\n%s", diff)
+	}
 }
 
 // bodyTypes are the Content-Types FuzzDecode picks from: each decoder,

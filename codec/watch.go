@@ -106,6 +106,10 @@ func (w *WatchDecoder) Next() (string, error) {
 			// is nothing to decode, not even an empty object.
 			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", typ)
 		}
+		if ct := w.env.ContentType; ct != "" && ct != MediaTypeProtobuf { // as DecodeProtobuf refuses it
+			return "", malformed("watch event", -1, errors.ErrUnsupported,
+				"%q event whose object %s %s is %q, not protobuf", typ, w.env.APIVersion, w.env.Kind, truncate(ct))
+		}
 		w.eventType, w.raw, w.protobuf = typ, w.env.Raw, true
 	}
 	if w.eventType == EventError {
@@ -115,6 +119,9 @@ func (w *WatchDecoder) Next() (string, error) {
 }
 
 func (w *WatchDecoder) statusError() error {
+	if k := w.env.Kind; w.protobuf && k != "" && k != "Status" { // named before its bytes are read
+		return malformed("watch event", -1, nil, "ERROR event holding a %.40q, not a Status", k)
+	}
 	st := new(metav1.Status)
 	var err error
 	switch {
@@ -127,6 +134,9 @@ func (w *WatchDecoder) statusError() error {
 	}
 	if err != nil {
 		return fmt.Errorf("codec: ERROR event without a readable Status: %w", err)
+	}
+	if k := st.Kind; !w.protobuf && k != "" && k != "Status" { // another object, not the server's error
+		return malformed("watch event", -1, nil, "ERROR event holding a %.40q, not a Status", k)
 	}
 	st.Kind, st.APIVersion = "Status", "v1"
 	return &StatusError{Status: *st}
@@ -166,9 +176,26 @@ func (w *WatchDecoder) NextObject(v any) (string, error) {
 		}
 		w.jdec.Reset(raw) // the stream's Decoder, not a new one per event
 		w.jdec.SetErr(dv.DecodeJSON(w.jdec))
-		return typ, jsonError(w.jdec.End(), v)
+		if err := jsonError(w.jdec.End(), v); err != nil {
+			return typ, err
+		}
 	}
-	return typ, nil
+	return typ, w.statusInPlace(v)
+}
+
+// statusInPlace returns the Status an event other than ERROR carried as
+// its object, decoded into v, as a *StatusError: a Get answered with a
+// Status is that error too, where a metadata or dynamic watch would
+// otherwise hand the Status over as an object (named by its selfLink, for
+// protobuf). kube-apiserver sends a Status only in ERROR events.
+func (w *WatchDecoder) statusInPlace(v any) error {
+	if _, isStatus := v.(*metav1.Status); isStatus {
+		return nil
+	}
+	if k, ok := v.(interface{ GetKind() string }); ok && k.GetKind() == "Status" {
+		return w.statusError()
+	}
+	return nil
 }
 
 // Raw returns the current event's object as it came: JSON, or for protobuf
@@ -194,12 +221,25 @@ func (w *WatchDecoder) Decode(v any) error {
 			}
 			w.cdec.Reset(w.raw) // the stream's Decoder, not a new one per event
 			w.cdec.SetErr(dv.DecodeCBOR(w.cdec))
-			return cborError(w.cdec.End(), v)
+			if err := cborError(w.cdec.End(), v); err != nil {
+				return err
+			}
+			return w.statusInPlace(v)
 		}
-		return DecodeCBORWith(w.dec, w.raw, v)
+		if err := DecodeCBORWith(w.dec, w.raw, v); err != nil {
+			return err
+		}
+		return w.statusInPlace(v)
 	}
 	if !w.protobuf {
-		return DecodeJSONWith(w.dec, w.raw, v)
+		if err := DecodeJSONWith(w.dec, w.raw, v); err != nil {
+			return err
+		}
+		return w.statusInPlace(v)
+	}
+	// The envelope names a Status before its bytes are read as v's.
+	if err := statusInPlaceOf(v, w.env.Kind, func(st *metav1.Status) error { return st.UnmarshalProto(w.dec, w.raw) }); err != nil {
+		return err
 	}
 	switch m := v.(type) {
 	case interface {

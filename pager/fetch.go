@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
@@ -35,6 +36,10 @@ type fetcher[T client.Object] struct {
 	rv           string // the snapshot's resourceVersion (its first page's)
 	done         bool   // no more pages
 	failed       error  // returned by the next call (after a page was returned)
+	// tokens holds a hash of each continue token the server answered in
+	// this snapshot: one answered twice would have the pager go round.
+	tokens map[uint64]struct{}
+	seed   maphash.Seed
 
 	ahead bool            // ask for the next page while this one decodes (read-ahead)
 	spec  *speculation[T] // the next page's request, in flight
@@ -113,6 +118,7 @@ func (f *fetcher[T]) recover(err error) error {
 func (f *fetcher[T]) accept(l *client.List[T], first bool, opts client.ListOptions) (*Page[T], error) {
 	if first {
 		f.index, f.rv = 0, l.ResourceVersion
+		clear(f.tokens)
 		if want := opts.ResourceVersion; opts.ResourceVersionMatch == client.MatchExact && l.ResourceVersion != want {
 			f.done = true
 			return nil, fmt.Errorf("pager: an Exact list at resourceVersion %q was answered at %q (the server ignores resourceVersionMatch)", want, l.ResourceVersion)
@@ -131,10 +137,27 @@ func (f *fetcher[T]) accept(l *client.List[T], first bool, opts client.ListOptio
 	case l.Continue == opts.Continue:
 		// Following it would ask for the same page forever.
 		f.failed = fmt.Errorf("pager: page %d: the server answered a continue token with the same token", f.index)
+	case f.seen(l.Continue):
+		// kube-apiserver's tokens move forward through the keys; one
+		// met again would have the pager go round the same pages forever.
+		f.failed = fmt.Errorf("pager: page %d: the server answered a continue token it had answered before in this list", f.index)
 	default:
 		f.cont = l.Continue
 	}
 	return pg, nil
+}
+
+// seen records token and reports whether this snapshot's pages had it.
+func (f *fetcher[T]) seen(token string) bool {
+	if f.tokens == nil {
+		f.tokens, f.seed = map[uint64]struct{}{}, maphash.MakeSeed()
+	}
+	h := maphash.String(f.seed, token)
+	if _, ok := f.tokens[h]; ok {
+		return true
+	}
+	f.tokens[h] = struct{}{}
+	return false
 }
 
 // The wait before asking again for a page whose response broke off:

@@ -241,6 +241,10 @@ func TestBadServerAnswers(t *testing.T) {
 		{"same continue token again", client.ListOptions{}, func(_ context.Context, o client.ListOptions) (*client.List[obj], error) {
 			return page("loop", "5"), nil
 		}, []string{objName(0), objName(0)}},
+		{"two continue tokens in turn", client.ListOptions{}, func(_ context.Context, o client.ListOptions) (*client.List[obj], error) {
+			next := map[string]string{"": "a", "a": "b", "b": "a"}[o.Continue]
+			return page(next, "5"), nil
+		}, []string{objName(0), objName(0), objName(0)}},
 		{"no list and no error", client.ListOptions{}, func(context.Context, client.ListOptions) (*client.List[obj], error) {
 			return nil, nil
 		}, nil},

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -94,8 +95,22 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		}
 		return fail(err)
 	}
+	if err := versioned(snap.ResourceVersion, "list"); err != nil {
+		return fail(err)
+	}
 	r.listed(items, snap.ShardInfo, snap.ResourceVersion, start)
 	return Watching, nil
+}
+
+// versioned refuses a full state that names no resourceVersion to watch
+// from. kube-apiserver always sends one; a watch from "" would start at the
+// current state, and the objects deleted since the list would stay cached
+// with no DELETED event ever to remove them.
+func versioned(rv, what string) error {
+	if rv != "" {
+		return nil
+	}
+	return fmt.Errorf("reflector: the %s has no resourceVersion to watch from: %w", what, client.ErrMalformed)
 }
 
 // listed ends a full state read by one list, paged or streamed: the

@@ -77,6 +77,13 @@ func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions,
 		r.log.Debug("reflector: listing in pages", "resource", r.name, "items", items, "reason", err)
 		return false, 0, nil
 	}
+	if err := versioned(meta.ResourceVersion, "list"); err != nil {
+		if begun {
+			r.store.Abort()
+		}
+		r.metrics.ListDone(Listing, items, time.Since(start), err)
+		return true, r.onFailure(ctx, Listing, err), err
+	}
 	if !begun {
 		r.begin()
 	}

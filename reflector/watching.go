@@ -55,7 +55,9 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 		}
 		switch {
 		case ev.Type == client.Bookmark:
-			r.store.Bookmark(ev.ResourceVersion)
+			if ev.ResourceVersion != "" { // one without names no version to record
+				r.store.Bookmark(ev.ResourceVersion)
+			}
 		case len(r.floors) > 0 && r.applied(ev.Object, ev.ResourceVersion):
 			// A part listed after this change (widen.go).
 		case ev.Type == client.Added:

@@ -101,6 +101,12 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 				r.metrics.ListDone(WatchListing, items, time.Since(start), errNoEndBookmark)
 				return r.fallBack(), nil
 			}
+			if err := versioned(ev.ResourceVersion, "streaming list's end bookmark"); err != nil {
+				w.Close()
+				r.store.Abort()
+				r.metrics.ListDone(WatchListing, items, time.Since(start), err)
+				return r.onFailure(ctx, WatchListing, err), err
+			}
 			r.fullStateFiltered(items, "")
 			r.end(ev.ResourceVersion)
 			r.metrics.ListDone(WatchListing, items, time.Since(start), nil)
