@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
 
@@ -357,7 +356,7 @@ func (t *fromJSON) textSlow(start, i int) ([]byte, bool) {
 						t.syntax("unexpected end of input in string")
 						return nil, false
 					}
-					if hexDigit(in[i+k]) < 0 {
+					if !isHexDigit(in[i+k]) {
 						t.pos = i + k
 						t.syntax("invalid character in \\u escape")
 						return nil, false
@@ -382,77 +381,8 @@ func (t *fromJSON) textSlow(start, i int) ([]byte, bool) {
 	if !escaped && (ascii || utf8.Valid(raw)) {
 		return raw, true
 	}
-	t.strBuf = unescapeJSON(raw, t.strBuf[:0])
+	t.strBuf = jsonwire.AppendUnescaped(t.strBuf[:0], raw)
 	return t.strBuf, true
-}
-
-// unescapeJSON appends the text of raw, the validated body of a JSON
-// string, to out.
-func unescapeJSON(raw, out []byte) []byte {
-	for i := 0; i < len(raw); {
-		c := raw[i]
-		switch {
-		case c == '\\':
-			var r rune
-			switch raw[i+1] {
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			case 'u':
-				r = hex4At(raw[i+2:])
-				i += 6
-				if utf16.IsSurrogate(r) {
-					low := rune(-1)
-					if i+6 <= len(raw) && raw[i] == '\\' && raw[i+1] == 'u' {
-						low = hex4At(raw[i+2:])
-					}
-					if pair := utf16.DecodeRune(r, low); pair != utf8.RuneError {
-						r = pair
-						i += 6
-					} else {
-						r = utf8.RuneError // the next escape is read on its own
-					}
-				}
-				out = utf8.AppendRune(out, r)
-				continue
-			default: // '"', '\\', '/'
-				r = rune(raw[i+1])
-			}
-			out = append(out, byte(r))
-			i += 2
-		case c < utf8.RuneSelf:
-			out = append(out, c)
-			i++
-		default:
-			r, size := utf8.DecodeRune(raw[i:])
-			out = utf8.AppendRune(out, r)
-			i += size
-		}
-	}
-	return out
-}
-
-func hexDigit(c byte) rune {
-	switch {
-	case '0' <= c && c <= '9':
-		return rune(c - '0')
-	case 'a' <= c && c <= 'f':
-		return rune(c - 'a' + 10)
-	case 'A' <= c && c <= 'F':
-		return rune(c - 'A' + 10)
-	}
-	return -1
-}
-
-func hex4At(b []byte) rune {
-	return hexDigit(b[0])<<12 | hexDigit(b[1])<<8 | hexDigit(b[2])<<4 | hexDigit(b[3])
 }
 
 // number appends the number at t.pos: an integer when it is an integer
@@ -548,4 +478,8 @@ func int64Literal(lit []byte) (int64, bool) {
 		return int64(u), true
 	}
 	return 0, false
+}
+
+func isHexDigit(c byte) bool {
+	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }

@@ -88,8 +88,18 @@ end:
 	return unescape(raw, (*scratch)[:0], scratch)
 }
 
-// unescape decodes the body of a validated string literal into out.
+// unescape decodes the body of a validated string literal into out,
+// keeping the buffer in keep for the next string.
 func unescape(raw, out []byte, keep *[]byte) []byte {
+	*keep = AppendUnescaped(out, raw)
+	return *keep
+}
+
+// AppendUnescaped appends the text of raw, the body of a JSON string
+// literal already validated (between its quotes), to out: escapes
+// decoded, a lone surrogate or invalid UTF-8 as U+FFFD, as
+// encoding/json reads them.
+func AppendUnescaped(out, raw []byte) []byte {
 	for i := 0; i < len(raw); {
 		c := raw[i]
 		switch {
@@ -135,7 +145,6 @@ func unescape(raw, out []byte, keep *[]byte) []byte {
 			out = utf8.AppendRune(out, r)
 		}
 	}
-	*keep = out
 	return out
 }
 
