@@ -153,6 +153,11 @@ func (r *Resource[T]) sendCBOR(ctx context.Context, req *request, obj T) (got T,
 // CBOR decoder (through its JSON decoder when it has none). A null item
 // is an empty object.
 func (l *jsonList[T]) DecodeCBOR(d *cborwire.Decoder) error {
+	at := d.Offset()
+	if d.Null() { // no list at all, which the stream refuses too
+		d.SetErr(&cborwire.TypeError{Offset: int64(at), Value: "null", Type: "List"})
+		return d.Err()
+	}
 	n, ok := d.OpenMap("List")
 	if !ok {
 		return d.Err()

@@ -102,6 +102,11 @@ type jsonList[T Object] struct {
 // decoder (encoding/json for a type without one). A null item is an
 // empty object.
 func (l *jsonList[T]) DecodeJSON(d *jsonwire.Decoder) error {
+	at := d.Offset()
+	if d.Null() { // no list at all, which the stream refuses too
+		d.SetErr(&jsonwire.TypeError{Offset: int64(at), Value: "null", Type: "List"})
+		return d.Err()
+	}
 	if !d.OpenObject("List") {
 		return d.Err()
 	}
