@@ -106,6 +106,16 @@ func decodeWholeEvents(b []byte, maxEvent int) (seen []watchEventSeen, refused b
 			if codec.DecodeCBOR(ev.object, u) != nil {
 				return seen, true
 			}
+			if u.GetKind() == "Status" { // the server's error, whatever the event's type
+				st := new(StatusError)
+				if codec.DecodeCBOR(ev.object, &st.Status) != nil {
+					return seen, true
+				}
+				st.Status.Kind, st.Status.APIVersion = "Status", "v1"
+				seen = append(seen, watchEventSeen{Type: ev.typ, Status: st})
+				b = b[n:]
+				continue
+			}
 			seen = append(seen, watchEventSeen{Type: ev.typ, Object: u.Object})
 		}
 		b = b[n:]
