@@ -42,11 +42,11 @@ type write struct {
 	untyped             bool // Unstructured or PartialObjectMetadata: match apiVersion and kind too
 	apiVersion, kind    string
 	namespace, name, rv string
-	// where is the object's namespace, name and labels, for sources that
-	// cache only a part of the collection (Informer.Covers): a write
-	// outside a source's part is not waited for, as the source never
-	// sees it.
-	where *metav1.PartialObjectMetadata
+	// labels, with namespace and name, tell sources that cache only a
+	// part of the collection (Informer.Covers) whether the write is in
+	// it: a write outside a source's part is not waited for, as the
+	// source never sees it.
+	labels map[string]string
 }
 
 // Wrote records that obj, as the server answered a write, was written by
@@ -81,7 +81,7 @@ func (ws *writes) add(obj client.Object) {
 		return
 	}
 	w := write{typ: reflect.TypeOf(obj), namespace: obj.GetNamespace(), name: obj.GetName(), rv: rv,
-		where: &metav1.PartialObjectMetadata{ObjectMeta: metav1.ObjectMeta{Namespace: obj.GetNamespace(), Name: obj.GetName(), Labels: maps.Clone(obj.GetLabels())}}}
+		labels: maps.Clone(obj.GetLabels())}
 	switch obj.(type) {
 	case *unstructured.Unstructured, *metav1.PartialObjectMetadata:
 		w.untyped, w.apiVersion, w.kind = true, obj.GetAPIVersion(), obj.GetKind()

@@ -147,7 +147,7 @@ func (h *handler[O]) observed(w write) (bool, bool) {
 			return false, false
 		}
 	}
-	if !h.w.inf.Covers(w.where) {
+	if !h.w.inf.Covers(w.namespace, w.name, w.labels) {
 		// Outside the part this source caches: it never sees the write,
 		// unless it holds the object, which then leaves it.
 		if _, held := h.w.inf.Store().Get(w.namespace, w.name); !held {

@@ -33,17 +33,17 @@ func newScopeFilter(namespace string, labels, fields client.Selector) scopeFilte
 	return f
 }
 
-func (f scopeFilter) covers(obj client.Object) bool {
-	if f.namespace != "" && obj.GetNamespace() != f.namespace {
+func (f scopeFilter) covers(namespace, name string, labels map[string]string) bool {
+	if f.namespace != "" && namespace != f.namespace {
 		return false
 	}
-	if !f.labels.Matches(obj.GetLabels()) {
+	if !f.labels.Matches(labels) {
 		return false
 	}
 	for _, t := range f.fields {
-		v := obj.GetName()
+		v := name
 		if t.Field == "metadata.namespace" {
-			v = obj.GetNamespace()
+			v = namespace
 		}
 		if (v == t.Value) == t.Not {
 			return false
@@ -52,12 +52,16 @@ func (f scopeFilter) covers(obj client.Object) bool {
 	return true
 }
 
-// Covers reports whether obj, by its namespace, name and labels, falls in
-// the part of the collection the informer caches. False means the
-// informer will never hold obj as it is: another namespace than a
+// Covers reports whether an object of this namespace, name and labels
+// falls in the part of the collection the informer caches. False means
+// the informer will never hold such an object: another namespace than a
 // Factory informer's Scope, labels its label selector does not match, or
 // a name or namespace its field selector excludes. What it cannot tell
 // counts as covered: other fields of a field selector, the shard part,
 // and the namespace of an informer made with New (the Source does not
 // say it).
-func (inf *Informer[T]) Covers(obj client.Object) bool { return inf.scope.covers(obj) }
+// It takes the object's identity rather than the object so that a caller
+// holding only those (a record of a write) makes no object to ask.
+func (inf *Informer[T]) Covers(namespace, name string, labels map[string]string) bool {
+	return inf.scope.covers(namespace, name, labels)
+}

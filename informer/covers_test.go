@@ -42,10 +42,10 @@ func TestCovers(t *testing.T) {
 		{obj("a", "cm", map[string]string{"app": "db"}), false},
 		{obj("a", "skip", web), false},
 	} {
-		if got := inf.Covers(tc.obj); got != tc.want {
+		if got := inf.Covers(tc.obj.Namespace, tc.obj.Name, tc.obj.Labels); got != tc.want {
 			t.Errorf("Covers(%s/%s %v) = %v, want %v", tc.obj.Namespace, tc.obj.Name, tc.obj.Labels, got, tc.want)
 		}
-		if !all.Covers(tc.obj) {
+		if !all.Covers(tc.obj.Namespace, tc.obj.Name, tc.obj.Labels) {
 			t.Errorf("an informer of everything does not cover %s/%s", tc.obj.Namespace, tc.obj.Name)
 		}
 	}
