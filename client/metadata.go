@@ -58,6 +58,9 @@ func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*meta
 		return nil, err
 	}
 	defer resp.release()
+	if err := refuseNullAnswer(resp.contentType, resp.body); err != nil {
+		return nil, requestError(req, nil, err)
+	}
 	var probe tableProbe
 	if err := codec.Decode(resp.contentType, resp.body, &probe); err != nil {
 		return nil, decodeError(req, err)

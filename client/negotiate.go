@@ -87,6 +87,9 @@ func (r *Resource[T]) read(ctx context.Context, req *request) (T, error) {
 		return zero, err
 	}
 	defer resp.release()
+	if err := refuseNullAnswer(resp.contentType, resp.body); err != nil {
+		return zero, requestError(req, nil, err)
+	}
 	obj := r.newObj()
 	if err := codec.Decode(resp.contentType, resp.body, obj); err != nil {
 		return zero, decodeError(req, err)
