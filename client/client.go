@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/tls"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -96,6 +97,11 @@ func New(cfg Config) (*Client, error) {
 		next = t
 	} else if !tlsEmpty(cfg.TLS) {
 		logger.Debug("client: Config.Transport is set; its TLS settings are not used")
+	}
+	if cfg.WrapTransport != nil {
+		if next = cfg.WrapTransport(next); next == nil {
+			return nil, fmt.Errorf("client: Config.WrapTransport returned no transport: %w", ErrInvalidOptions)
+		}
 	}
 	maxBody := cfg.MaxResponseBytes
 	if maxBody == 0 {

@@ -148,6 +148,13 @@ type Config struct {
 	// with their own dialer). Authentication, compression, rate limiting,
 	// warnings and retries are still layered on top.
 	Transport http.RoundTripper
+	// WrapTransport, when set, wraps the transport New builds from TLS,
+	// ProxyURL and the HTTP/2 settings (or Transport, when that is set):
+	// to log, trace or count requests without giving up those settings.
+	// The wrapper sees each request as sent, its Authorization header
+	// included; authentication, compression, rate limiting, warnings and
+	// retries stay layered on top. New fails if it returns nil.
+	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
 // TLSConfig holds the TLS settings of a Config. File fields are read by
