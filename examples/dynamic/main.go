@@ -106,9 +106,7 @@ func run(ctx context.Context, cfg config, out io.Writer) error {
 	defer env.Close()
 	clientCfg := env.Config
 	if cfg.trace {
-		if err := exampleenv.Trace(&clientCfg, out, "      "); err != nil {
-			return err
-		}
+		exampleenv.Trace(&clientCfg, out, "      ")
 	}
 	c, err := client.New(clientCfg)
 	if err != nil {
