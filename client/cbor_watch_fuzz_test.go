@@ -99,6 +99,9 @@ func decodeWholeEvents(b []byte, maxEvent int) (seen []watchEventSeen, refused b
 			if codec.DecodeCBOR(ev.object, &st.Status) != nil {
 				return seen, true
 			}
+			if k := st.Status.Kind; k != "" && k != "Status" { // another object: refused (codec since d0bf867)
+				return seen, true
+			}
 			st.Status.Kind, st.Status.APIVersion = "Status", "v1"
 			seen = append(seen, watchEventSeen{Type: ev.typ, Status: st})
 		} else {
