@@ -59,6 +59,9 @@ func startFidelityWebhooks(t *testing.T) map[string]string {
 			},
 		}),
 		webhook.Convert(&gadgetv1.Gadget{}, &gadgetv2.Gadget{}),
+		fidelityPatchHook("/patch-test-fails", `[{"op":"test","path":"/spec/color","value":"never"}]`),
+		fidelityPatchHook("/patch-undecodable", `{"op":"add"}`),
+		fidelityPatchHook("/patch-daily", `[{"op":"replace","path":"/spec/schedule","value":"@daily"}]`),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -132,7 +135,48 @@ func webhookScenario(c *catalog) {
 	c.get("list as v2", v2)
 	c.patch("merge patch through v2", v2+"/hub", ctMerge, `{"spec":{"paint":"green"}}`)
 	c.get("v1 after the v2 patch keeps the tags", v1+"/hub")
+	patchFailures(c, v1, v2, mutating)
 	c.del("delete MutatingWebhookConfiguration", mutating+"/fid-gadget-mutating", "")
 	c.del("delete ValidatingWebhookConfiguration", validating+"/fid-gadget-validating", "")
 	c.del("delete CRD", crds+"/gadgets.test.kubewire.dev", "").onlyCode()
+}
+
+// fidelityPatchHook is a mutating webhook at path that allows every
+// request with the JSON patch ops, as is.
+func fidelityPatchHook(path, ops string) *webhook.Hook {
+	return webhook.Admission(path, func(context.Context, *webhook.AdmissionRequest) *webhook.AdmissionResponse {
+		r := webhook.Allowed()
+		jp := webhook.PatchTypeJSONPatch
+		r.Patch, r.PatchType = []byte(ops), &jp
+		return r
+	})
+}
+
+// patchFailures: mutating webhooks whose patches fail, each chosen by the
+// gadget's label "patch": a patch that does not apply (policy Ignore),
+// an undecodable one (Ignore, then Fail), and one whose result does not
+// convert back to the request's version.
+func patchFailures(c *catalog, v1, v2, mutating string) {
+	hook := func(name, path, policy string) string {
+		return `{"name":"` + name + `.fid.example.com","clientConfig":{"url":"${hookURL}` + path + `","caBundle":"${hookCA}"},` +
+			`"rules":[{"apiGroups":["test.kubewire.dev"],"apiVersions":["v1"],"resources":["gadgets"],"operations":["CREATE"]}],` +
+			`"objectSelector":{"matchLabels":{"patch":"` + name + `"}},"failurePolicy":"` + policy + `",` +
+			`"sideEffects":"None","admissionReviewVersions":["v1"],"timeoutSeconds":5}`
+	}
+	c.post("create MutatingWebhookConfiguration with failing patches", mutating, `{"apiVersion":"admissionregistration.k8s.io/v1","kind":"MutatingWebhookConfiguration","metadata":{"name":"fid-gadget-patches"},"webhooks":[`+
+		hook("test-fails", "/patch-test-fails", "Ignore")+","+hook("undecodable-ignore", "/patch-undecodable", "Ignore")+","+
+		hook("undecodable-fail", "/patch-undecodable", "Fail")+","+hook("daily", "/patch-daily", "Ignore")+`]}`)
+	labelled := func(name, patch string) string {
+		return `{"apiVersion":"test.kubewire.dev/v1","kind":"Gadget","metadata":{"name":"` + name + `","labels":{"patch":"` + patch + `"}},"spec":{"schedule":"0 * * * *"}}`
+	}
+	s := c.add("wait: patch webhooks called", "POST", v1+"?dryRun=All", labelled("probe", "undecodable-fail"))
+	s.wait = codeIs(500)
+	// The two patch libraries word their errors differently (kube-apiserver's
+	// names its Go type jsonpatch.Patch): only the codes are compared here;
+	// fake's TestFakeMutatingWebhookPatchFailures checks the reasons.
+	c.post("a patch that does not apply (policy Ignore) is an internal error", v1, labelled("test-fails", "test-fails")).onlyCode()
+	c.post("an undecodable patch with policy Ignore is let through", v1, labelled("undecodable-ignore", "undecodable-ignore"))
+	c.post("an undecodable patch with policy Fail is the webhook's failure", v1, labelled("undecodable-fail", "undecodable-fail")).onlyCode()
+	c.post("a patched object that does not convert back to v2", v2, `{"apiVersion":"test.kubewire.dev/v2","kind":"Gadget","metadata":{"name":"daily","labels":{"patch":"daily"}},"spec":{"schedule":{"dayOfWeek":"1"}}}`)
+	c.del("delete the patches' MutatingWebhookConfiguration", mutating+"/fid-gadget-patches", "")
 }

@@ -113,9 +113,7 @@ func (userHooks) Validate(*admission.Attributes) *apierr.Error { return nil }
 func hookError(name string, err error) *apierr.Error {
 	var deny *AdmissionError
 	if !errors.As(err, &deny) {
-		msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", name, err)
-		e := apierr.New(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
-		return e
+		return apierr.Internal(fmt.Errorf("failed calling webhook %q: %v", name, err))
 	}
 	code := deny.Code
 	if code < http.StatusBadRequest {

@@ -1,6 +1,7 @@
 package fake
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -189,10 +190,7 @@ func (h *webhookHooks) call(st *webhookState, w *webhookSpec, a *admission.Attri
 		err = fmt.Errorf("expected response.uid=%q, got %q", uid, out.Response.UID)
 	}
 	if err != nil {
-		if w.failIgnore {
-			return nil
-		}
-		return webhookFailure(w, err)
+		return callFailure(w, err)
 	}
 	r := out.Response
 	for _, msg := range r.Warnings {
@@ -203,23 +201,46 @@ func (h *webhookHooks) call(st *webhookState, w *webhookSpec, a *admission.Attri
 	if !r.Allowed {
 		return webhookDenial(w.name, r.Result)
 	}
-	if !mutating || len(r.Patch) == 0 || obj == nil {
+	if !mutating || len(r.Patch) == 0 {
 		return nil
 	}
-	if r.PatchType == nil || *r.PatchType != "JSONPatch" {
-		return webhookFailure(w, fmt.Errorf("unsupported patch type %v", r.PatchType))
+	return h.applyPatch(w, a, r.Patch, r.PatchType, obj, res, converted)
+}
+
+// applyPatch applies a mutating webhook's patch as kube-apiserver
+// v1.36.3's dispatcher does: a patch it cannot decode or of a type it
+// does not know is the webhook's failure (its failurePolicy applies);
+// a patch that does not apply, a result that is not an object, or a
+// patch of a DELETE is an internal error whatever the policy; and a
+// patched object that does not convert back to the request's version
+// is the conversion's error, the webhook not named.
+func (h *webhookHooks) applyPatch(w *webhookSpec, a *admission.Attributes, p []byte, patchType *string, obj map[string]any, res *object.Resource, converted bool) *apierr.Error {
+	var ops []json.RawMessage
+	if err := json.Unmarshal(p, &ops); err != nil {
+		return callFailure(w, fmt.Errorf("received undecodable patch in webhook response: %w", err))
 	}
-	patched, err := patch.JSONPatch(obj, r.Patch)
+	if len(ops) == 0 {
+		return nil
+	}
+	if obj == nil {
+		return apierr.Internal(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
+	}
+	if patchType == nil || *patchType != "JSONPatch" {
+		return callFailure(w, fmt.Errorf("unsupported patch type %v", patchType))
+	}
+	patched, err := patch.JSONPatch(obj, p)
 	if err != nil {
-		return webhookFailure(w, fmt.Errorf("JSON patch: %w", err))
+		return apierr.Internal(err)
 	}
 	m, ok := patched.(map[string]any)
 	if !ok {
-		return webhookFailure(w, errors.New("the patched object is not an object"))
+		return apierr.Internal(errors.New("the patched object is not an object"))
 	}
 	if converted {
 		if m, err = h.s.convertMap(res, m, a.Resource); err != nil {
-			return webhookFailure(w, err)
+			// kube-apiserver converts back once the webhooks are done,
+			// outside any webhook's call: a 500 with only the message.
+			return apierr.InternalMessage(err.Error())
 		}
 	}
 	return a.ReplaceObject(m)
@@ -371,11 +392,20 @@ func selectorMatches(sel *metav1.LabelSelector, labels map[string]string) bool {
 	return true
 }
 
+// callFailure is the answer to a webhook that could not be called or
+// answered what cannot be used: nothing with failurePolicy Ignore (the
+// write goes on), webhookFailure with Fail.
+func callFailure(w *webhookSpec, err error) *apierr.Error {
+	if w.failIgnore {
+		return nil
+	}
+	return webhookFailure(w, err)
+}
+
 // webhookFailure is the answer to a write whose webhook could not be
 // called, with failurePolicy Fail.
 func webhookFailure(w *webhookSpec, err error) *apierr.Error {
-	msg := fmt.Sprintf("Internal error occurred: failed calling webhook %q: %v", w.name, err)
-	return apierr.New(http.StatusInternalServerError, "InternalError", msg, &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: msg}}})
+	return apierr.Internal(fmt.Errorf("failed calling webhook %q: %v", w.name, err))
 }
 
 // webhookConversionFailure is kube-apiserver's answer when the object

@@ -98,6 +98,9 @@ func startWebhookEnv(t *testing.T, opts fake.Options, manifests string) *webhook
 			<-ctx.Done()
 			return webhook.Allowed()
 		}),
+		patchHook("/patch-test-fails", `[{"op":"test","path":"/spec/color","value":"never"}]`),
+		patchHook("/patch-undecodable", `{"op":"add"}`),
+		patchHook("/patch-daily", `[{"op":"replace","path":"/spec/schedule","value":"@daily"}]`),
 	)
 	if err != nil {
 		t.Fatal(err)
@@ -450,5 +453,100 @@ func TestFakeUnreachableConversionWebhook(t *testing.T) {
 	var se *client.StatusError
 	if !errors.Is(err, client.ErrInternal) || !errors.As(err, &se) || !strings.HasPrefix(se.Status.Message, want) {
 		t.Errorf("create through an unreachable conversion webhook: %v\nwant prefix %s", err, want)
+	}
+}
+
+// patchHook is a mutating webhook at path that allows every request
+// with the JSON patch ops, as is.
+func patchHook(path, ops string) *webhook.Hook {
+	return webhook.Admission(path, func(context.Context, *webhook.AdmissionRequest) *webhook.AdmissionResponse {
+		r := webhook.Allowed()
+		jp := webhook.PatchTypeJSONPatch
+		r.Patch, r.PatchType = []byte(ops), &jp
+		return r
+	})
+}
+
+// A mutating webhook's patch fails the write as kube-apiserver v1.36.3's
+// dispatcher fails it: a patch that does not apply is an internal error
+// whatever the failurePolicy; an undecodable one is the webhook's
+// failure, which policy Ignore lets through; a patched object that does
+// not convert back to the request's version is the conversion's error,
+// a 500 with only its message, the webhook not named.
+func TestFakeMutatingWebhookPatchFailures(t *testing.T) {
+	const hooks = `apiVersion: admissionregistration.k8s.io/v1
+kind: MutatingWebhookConfiguration
+metadata: {name: patches}
+webhooks:
+- name: test-fails.kubewire.dev
+  clientConfig: {service: {name: webhook-service, namespace: system, path: /patch-test-fails}}
+  rules: [{apiGroups: [test.kubewire.dev], apiVersions: [v1], resources: [gadgets], operations: [CREATE]}]
+  objectSelector: {matchLabels: {patch: test-fails}}
+  failurePolicy: Ignore
+  sideEffects: None
+  admissionReviewVersions: [v1]
+- name: undecodable-ignore.kubewire.dev
+  clientConfig: {service: {name: webhook-service, namespace: system, path: /patch-undecodable}}
+  rules: [{apiGroups: [test.kubewire.dev], apiVersions: [v1], resources: [gadgets], operations: [CREATE]}]
+  objectSelector: {matchLabels: {patch: undecodable-ignore}}
+  failurePolicy: Ignore
+  sideEffects: None
+  admissionReviewVersions: [v1]
+- name: undecodable-fail.kubewire.dev
+  clientConfig: {service: {name: webhook-service, namespace: system, path: /patch-undecodable}}
+  rules: [{apiGroups: [test.kubewire.dev], apiVersions: [v1], resources: [gadgets], operations: [CREATE]}]
+  objectSelector: {matchLabels: {patch: undecodable-fail}}
+  sideEffects: None
+  admissionReviewVersions: [v1]
+- name: daily.kubewire.dev
+  clientConfig: {service: {name: webhook-service, namespace: system, path: /patch-daily}}
+  rules: [{apiGroups: [test.kubewire.dev], apiVersions: [v1], resources: [gadgets], operations: [CREATE]}]
+  objectSelector: {matchLabels: {patch: daily}}
+  failurePolicy: Ignore
+  matchPolicy: Equivalent
+  sideEffects: None
+  admissionReviewVersions: [v1]
+`
+	e := startWebhookEnv(t, fake.Options{}, hooks)
+	ctx := context.Background()
+	v1s := client.For[*gadgetv1.Gadget](e.c).Namespace("default")
+	labelled := func(name, patch string) *gadgetv1.Gadget {
+		g := gadget(name, "0 * * * *")
+		g.Labels = map[string]string{"patch": patch}
+		return g
+	}
+	status := func(t *testing.T, err error) *client.StatusError {
+		t.Helper()
+		var se *client.StatusError
+		if !errors.As(err, &se) {
+			t.Fatalf("want a StatusError, got %v", err)
+		}
+		return se
+	}
+
+	_, err := v1s.Create(ctx, labelled("test-fails", "test-fails"), client.CreateOptions{})
+	se := status(t, err)
+	if se.Status.Code != 500 || se.Status.Reason != "InternalError" || !strings.HasPrefix(se.Status.Message, "Internal error occurred: ") || strings.Contains(se.Status.Message, "failed calling webhook") {
+		t.Errorf("a patch that does not apply, policy Ignore: %d %s %q", se.Status.Code, se.Status.Reason, se.Status.Message)
+	}
+
+	if _, err := v1s.Create(ctx, labelled("undecodable-ignore", "undecodable-ignore"), client.CreateOptions{}); err != nil {
+		t.Errorf("an undecodable patch, policy Ignore: %v", err)
+	}
+	_, err = v1s.Create(ctx, labelled("undecodable-fail", "undecodable-fail"), client.CreateOptions{})
+	se = status(t, err)
+	if se.Status.Code != 500 || !strings.Contains(se.Status.Message, `failed calling webhook "undecodable-fail.kubewire.dev": received undecodable patch in webhook response`) {
+		t.Errorf("an undecodable patch, policy Fail: %d %q", se.Status.Code, se.Status.Message)
+	}
+
+	// Created at v2, the webhook sees v1 and sets a schedule v2 cannot
+	// hold: converting back fails.
+	g2 := &gadgetv2.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "daily", Labels: map[string]string{"patch": "daily"}}}
+	g2.Spec.Schedule = gadgetv2.Schedule{}
+	_, err = client.For[*gadgetv2.Gadget](e.c).Namespace("default").Create(ctx, g2, client.CreateOptions{})
+	se = status(t, err)
+	const conversion = `conversion webhook for test.kubewire.dev/v1, Kind=Gadget failed: object 1 of 1: Gadget default/daily: converting test.kubewire.dev/v1 to test.kubewire.dev/v2: schedule "@daily" does not have five fields`
+	if se.Status.Code != 500 || se.Status.Reason != "" || se.Status.Message != conversion {
+		t.Errorf("a patched object that does not convert back: %d %q %q\nwant 500 \"\" %q", se.Status.Code, se.Status.Reason, se.Status.Message, conversion)
 	}
 }
