@@ -70,6 +70,16 @@
 // and a WaitForSync called again returns nil once the cache holds the
 // collection. HasSynced only says that a full state was stored once.
 //
+// # Stopping
+//
+// Informer.Run, Factory.Run and reflector.Reflector.Run return ctx's
+// error when ctx ends (context.Canceled for a stop as asked), after
+// every goroutine they started has ended: they are parts a program
+// runs beside others, and the error says why they stopped. The
+// runners a program's main calls (controller.Controller.Run,
+// manager.Manager.Run, leaderelection and sharding) return nil for a
+// stop as asked, so main can treat any error as a failure.
+//
 // # Sharding
 //
 // An informer can hold one part of the collection: the objects whose
