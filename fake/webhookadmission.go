@@ -215,6 +215,9 @@ func (h *webhookHooks) call(st *webhookState, w *webhookSpec, a *admission.Attri
 // patched object that does not convert back to the request's version
 // is the conversion's error, the webhook not named.
 func (h *webhookHooks) applyPatch(w *webhookSpec, a *admission.Attributes, p []byte, patchType *string, obj map[string]any, res *object.Resource, converted bool) *apierr.Error {
+	if patchType == nil {
+		return callFailure(w, errors.New("received invalid webhook response: webhook returned response.patch but not response.patchType"))
+	}
 	var ops []json.RawMessage
 	if err := json.Unmarshal(p, &ops); err != nil {
 		return callFailure(w, fmt.Errorf("received undecodable patch in webhook response: %w", err))
@@ -225,8 +228,8 @@ func (h *webhookHooks) applyPatch(w *webhookSpec, a *admission.Attributes, p []b
 	if obj == nil {
 		return apierr.Internal(fmt.Errorf("admission webhook %q attempted to modify the object, which is not supported for this operation", w.name))
 	}
-	if patchType == nil || *patchType != "JSONPatch" {
-		return callFailure(w, fmt.Errorf("unsupported patch type %v", patchType))
+	if *patchType != "JSONPatch" {
+		return callFailure(w, fmt.Errorf("unsupported patch type %q", *patchType))
 	}
 	patched, err := patch.JSONPatch(obj, p)
 	if err != nil {

@@ -542,7 +542,6 @@ webhooks:
 	// Created at v2, the webhook sees v1 and sets a schedule v2 cannot
 	// hold: converting back fails.
 	g2 := &gadgetv2.Gadget{ObjectMeta: metav1.ObjectMeta{Name: "daily", Labels: map[string]string{"patch": "daily"}}}
-	g2.Spec.Schedule = gadgetv2.Schedule{}
 	_, err = client.For[*gadgetv2.Gadget](e.c).Namespace("default").Create(ctx, g2, client.CreateOptions{})
 	se = status(t, err)
 	const conversion = `conversion webhook for test.kubewire.dev/v1, Kind=Gadget failed: object 1 of 1: Gadget default/daily: converting test.kubewire.dev/v1 to test.kubewire.dev/v2: schedule "@daily" does not have five fields`
