@@ -105,7 +105,11 @@ func TestLoadEachCredentialKind(t *testing.T) {
 	}{
 		{"", with(func(c *client.Config) { c.BearerToken = "tok-123"; c.Namespace = "team-a" })},
 		{"file", with(func(c *client.Config) { c.BearerTokenFile = filepath.Join(dir, "tok.txt") })},
-		{"cert", with(func(c *client.Config) { c.TLS.CertData = []byte("CERT"); c.TLS.KeyData = []byte("KEY") })},
+		{"cert", with(func(c *client.Config) {
+			// Paths, not contents: the client reads them again as they rotate.
+			c.TLS.CertFile = filepath.Join(dir, "certs/client.pem")
+			c.TLS.KeyFile = filepath.Join(dir, "certs/client-key.pem")
+		})},
 		{"data", with(func(c *client.Config) { c.TLS.CertData = []byte("cert"); c.TLS.KeyData = []byte("key") })},
 		{"basic", with(func(c *client.Config) { c.Username = "admin"; c.Password = "pw" })},
 		{"exec", with(func(c *client.Config) {
