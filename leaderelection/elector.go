@@ -99,6 +99,10 @@ func (e *Elector) Record() Record {
 	return e.seen
 }
 
+// Identity is this candidate's holderIdentity (Config.Identity, or the
+// default New chose).
+func (e *Elector) Identity() string { return e.cfg.Identity }
+
 // String names the candidate and its Lease, for logs.
 func (e *Elector) String() string {
 	return fmt.Sprintf("%s for lease %s/%s", e.cfg.Identity, e.cfg.Namespace, e.cfg.Name)
