@@ -120,6 +120,10 @@ func (m *Manager) leaderState() string {
 		return "no election"
 	case m.elector.IsLeader():
 		return "this replica leads"
+	case m.elector.Leader() == m.elector.Identity():
+		// The Lease still names this replica: its term lapsed (it could
+		// not renew in time) and nobody else took the Lease yet.
+		return "standing by; the Lease still names this replica (" + m.elector.Identity() + "), whose term lapsed: campaigning again"
 	case m.elector.Leader() != "":
 		return "standing by; " + m.elector.Leader() + " leads"
 	}

@@ -369,6 +369,10 @@ func TestLeadershipLostAndRegained(t *testing.T) {
 		eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 5 })
 		srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
 		eventually(t, "a steps down", func() bool { return !a.m.IsLeader() })
+		// The Lease still names a: /readyz must not say another replica leads.
+		if _, body := get(t, a.m.Handler(), "/readyz?verbose"); !strings.Contains(body, "[+]leader: standing by; the Lease still names this replica (a), whose term lapsed") {
+			t.Errorf("/readyz of a leader that could not renew:\n%s", body)
+		}
 		srv.Faults().Clear()
 		eventually(t, "a leads again", a.m.IsLeader)
 		eventually(t, "a reconciled everything again", func() bool { return a.counted.Load() >= 10 })
