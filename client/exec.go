@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
@@ -373,7 +374,8 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("client: exec plugin %s did not finish within %s (ExecConfig.Timeout) and was killed", name, x.cfg.Timeout)
 	case err != nil:
-		if errors.Is(err, exec.ErrNotFound) {
+		// Not in PATH, or a path (with a slash) to no file.
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			hint := ""
 			if x.cfg.InstallHint != "" {
 				hint = "; " + strings.TrimSpace(x.cfg.InstallHint)
