@@ -58,6 +58,9 @@ func (p RetryPolicy) checkRetry(ctx context.Context, resp *http.Response, err er
 	}
 	t.count++
 	if ctx.Err() != nil {
+		if err != nil && errors.Is(err, ctx.Err()) {
+			return false, err // says what the request was waiting for (an exec plugin, a dial)
+		}
 		return false, ctx.Err()
 	}
 	if !p.retryable(t, resp, err) {
