@@ -382,6 +382,36 @@ func TestLeadershipLostAndRegained(t *testing.T) {
 	})
 }
 
+// A replica whose identity may not touch the Lease (no RBAC rule for
+// leases) can never lead: /readyz fails with the refusal instead of
+// saying "standing by" for ever, and passes once the Lease may be used.
+func TestLeaseRefusedIsNotReady(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		remove := srv.Faults().Add(fake.Fault{Match: fake.Match{Resource: "leases"}, Code: http.StatusForbidden,
+			Message: `leases.coordination.k8s.io "test-operator" is forbidden: User "a" cannot get resource "leases"`})
+		a := startReplica(t, cfg, "a")
+		eventually(t, "the refusal fails /readyz", func() bool {
+			code, body := get(t, a.m.Handler(), "/readyz?verbose")
+			return code == 503 && strings.Contains(body, "[-]leader: cannot campaign, the Lease is refused")
+		})
+		if _, body := get(t, a.m.Handler(), "/readyz?verbose"); !strings.Contains(body, "[+]informers ok") || !strings.Contains(body, "forbidden") {
+			t.Errorf("/readyz of a replica refused the Lease:\n%s", body)
+		}
+		if err := a.m.Ready(); err == nil {
+			t.Errorf("Ready() = nil for a replica refused the Lease")
+		}
+		remove()
+		eventually(t, "a leads once the Lease may be used", a.m.IsLeader)
+		if code, body := get(t, a.m.Handler(), "/readyz?verbose"); code != 200 {
+			t.Errorf("/readyz of the leader = %d:\n%s", code, body)
+		}
+		if err := a.stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
+}
+
 // checkNoGoroutines fails if a goroutine runs code of the given packages
 // (polling briefly: goroutines may still be winding down).
 func checkNoGoroutines(t *testing.T, pkgs ...string) {
