@@ -61,6 +61,11 @@
 // to the leader election, the event recorder, the sharding member and
 // a webhook server made without one (webhook.Server.Inherit).
 //
+// At Info, Run says where /metrics and the health endpoints listen (the
+// bound addresses, or "off") and how the replica runs, then when the
+// informers synced and when the runnables start (or, electing, when this
+// replica leads): the first lines of a deployed operator.
+//
 // Metrics returns the manager's Prometheus registry (package metrics):
 // controller-runtime's reconcile and work queue series for each
 // controller added, client-go's REST client series for the client,

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -269,6 +270,43 @@ func TestHealthServed(t *testing.T) {
 	}
 	if _, err := http.Get("http://" + m.HealthAddr() + "/healthz"); err == nil {
 		t.Error("the health server still serves after Run returned")
+	}
+}
+
+// The first log lines at Info say where the endpoints listen (the bound
+// addresses) and how the replica runs, then that the informers synced and
+// the runnables started: a deployed operator is never silent at start.
+func TestStartupLogged(t *testing.T) {
+	_, cfg := newNetServer(t)
+	var logs lockedBuffer
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "startup-test", HealthAddr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0",
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := make(chan struct{})
+	m.Add(runnableFunc(func(ctx context.Context) error {
+		close(running)
+		<-ctx.Done()
+		return nil
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	<-running
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	out := logs.String()
+	for _, want := range []string{
+		"level=INFO msg=\"manager: starting\" manager=startup-test metrics=" + m.MetricsAddr() + " health=" + m.HealthAddr() + " mode=\"no election",
+		"level=INFO msg=\"manager: informers synced\"",
+		"level=INFO msg=\"manager: starting the runnables\" manager=startup-test runnables=1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
 	}
 }
 
