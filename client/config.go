@@ -246,6 +246,7 @@ const redacted = "[redacted]"
 // the verb does not fit a pointer (%s).
 func (c Config) redactedCopy() Config {
 	c.Host = redactHost(c.Host)
+	c.ProxyURL = redactHost(c.ProxyURL) // a kubeconfig's proxy-url may hold user:password
 	if c.BearerToken != "" {
 		c.BearerToken = redacted
 	}
@@ -260,7 +261,7 @@ func (c Config) redactedCopy() Config {
 }
 
 // redactHost hides a password in a host URL (which New refuses, but a
-// Config may be printed first).
+// Config may be printed first) or a proxy URL (which may carry one).
 func redactHost(host string) string {
 	if !strings.Contains(host, "@") {
 		return host
@@ -299,6 +300,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("username", c.Username),
 		slog.Bool("password", c.Password != ""),
 		slog.Bool("exec", c.Exec != nil),
+		slog.String("proxyURL", redactHost(c.ProxyURL)),
 		slog.Any("tls", c.TLS),
 		slog.String("namespace", c.Namespace),
 		slog.String("userAgent", c.UserAgent),

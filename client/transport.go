@@ -52,12 +52,12 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 	if cfg.ProxyURL != "" {
 		u, err := url.Parse(cfg.ProxyURL)
 		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("client: proxy url %q is not a valid URL", cfg.ProxyURL)
+			return nil, fmt.Errorf("client: proxy url %q is not a valid URL", redactHost(cfg.ProxyURL))
 		}
 		switch u.Scheme {
 		case "http", "https", "socks5", "socks5h":
 		default:
-			return nil, fmt.Errorf("client: proxy url %q: scheme %q is not http, https or socks5", cfg.ProxyURL, u.Scheme)
+			return nil, fmt.Errorf("client: proxy url %q: scheme %q is not http, https or socks5", u.Redacted(), u.Scheme)
 		}
 		proxy = http.ProxyURL(u)
 	}
