@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -363,7 +364,11 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = pluginWaitDelay
 	ownProcessGroup(cmd)
+	// The plugin's parent-death signal (Linux) is tied to the thread that
+	// starts it: keep that thread until the plugin ended.
+	runtime.LockOSThread()
 	err = cmd.Run()
+	runtime.UnlockOSThread()
 	killProcessGroup(cmd) // children it left behind
 	switch {
 	case stdout.exceeded:
