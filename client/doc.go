@@ -112,8 +112,10 @@
 // stdout, 4 KiB of stderr kept; a plugin writing more is stopped), in a
 // process group of their own that is killed at ExecConfig.Timeout
 // (default 1 minute) along with anything the plugin started. Requests
-// waiting for a plugin each give up at their own context's end; the
-// run, shared by all of them, goes on under its own timeout.
+// waiting for a plugin each give up at their own context's end (their
+// error says which plugin they waited for); the run, shared by all of
+// them, goes on under its own timeout, and on Linux ends with the
+// program if that exits first.
 //
 // # Limits
 //
