@@ -89,6 +89,14 @@
 // picks, and a conversion webhook must answer before the informers of
 // a multi-version kind can list. /readyz has its line.
 //
+// A Service sends traffic to ready Pods only, and /readyz waits for the
+// informers' sync: when their lists need the conversion webhook (objects
+// stored at another version than the one cached), no replica can become
+// ready while none is, after a restart of them all, a scale from zero or
+// a Recreate rollout. Set publishNotReadyAddresses: true on the
+// webhook's Service (the server answers from the start of Run), or
+// probe readiness on /healthz as kubebuilder's projects do.
+//
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
