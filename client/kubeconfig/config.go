@@ -54,6 +54,13 @@ func (m *Merged) Config(name, namespace string) (client.Config, error) {
 			return client.Config{}, err
 		}
 	}
+	if cfg.Exec != nil && cfg.Exec.ProvideClusterInfo {
+		for _, x := range cl.value.Extensions {
+			if x.Name == ExecExtension {
+				cfg.Exec.ClusterConfig = x.Extension
+			}
+		}
+	}
 	cfg.Namespace = ctx.value.Namespace
 	if namespace != "" {
 		cfg.Namespace = namespace

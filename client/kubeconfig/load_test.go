@@ -2,6 +2,7 @@ package kubeconfig
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -40,6 +41,12 @@ clusters:
     certificate-authority: certs/ca.pem
     tls-server-name: api.dev
     proxy-url: http://proxy.example.com:3128
+    extensions:
+    - name: client.authentication.k8s.io/exec
+      extension:
+        audience: dev-cluster
+    - name: other.example.com/ext
+      extension: {ignored: true}
 users:
 - name: token-user
   user:
@@ -117,6 +124,8 @@ func TestLoadEachCredentialKind(t *testing.T) {
 				APIVersion: client.ExecAPIVersion, Command: filepath.Join(dir, "bin/plugin"),
 				Args: []string{"--cluster", "dev"}, Env: []client.ExecEnvVar{{Name: "A", Value: "b"}},
 				InstallHint: "get it", ProvideClusterInfo: true, InteractiveMode: "Never",
+				// the cluster's exec extension, as kubectl passes it
+				ClusterConfig: json.RawMessage(`{"audience":"dev-cluster"}`),
 			}
 		})},
 	}
