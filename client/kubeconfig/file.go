@@ -3,8 +3,8 @@ package kubeconfig
 import "encoding/json"
 
 // File is one kubeconfig document (apiVersion v1, kind Config), with the
-// fields this package reads. Unknown fields (extensions, preferences) are
-// ignored.
+// fields this package reads. Other fields (preferences, extensions
+// other than a cluster's ExecExtension) are ignored.
 type File struct {
 	APIVersion     string         `json:"apiVersion,omitempty"`
 	Kind           string         `json:"kind,omitempty"`
