@@ -112,13 +112,13 @@ func applyUser(cfg *client.Config, name string, e entry[User]) error {
 	// kubelet's client certificate, cert-manager's).
 	if len(u.ClientCertificateData) == 0 && u.ClientCertificate != "" {
 		cfg.TLS.CertFile = resolve(e.file, u.ClientCertificate)
-		if _, err := os.Stat(cfg.TLS.CertFile); err != nil {
+		if _, err := os.ReadFile(cfg.TLS.CertFile); err != nil { // readable now, named here if not
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-certificate"), err)
 		}
 	}
 	if len(u.ClientKeyData) == 0 && u.ClientKey != "" {
 		cfg.TLS.KeyFile = resolve(e.file, u.ClientKey)
-		if _, err := os.Stat(cfg.TLS.KeyFile); err != nil {
+		if _, err := os.ReadFile(cfg.TLS.KeyFile); err != nil {
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-key"), err)
 		}
 	}

@@ -218,6 +218,10 @@ contexts: [{name: x, context: {cluster: c}}]`, "x", []string{"clusters[c].cluste
 clusters: [{name: c, cluster: {server: https://s}}]
 users: [{name: u, user: {client-certificate-data: Y2VydA==, client-key: /no/key.pem}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]`, "x", []string{"users[u].user.client-key"}},
+		{"cert file that is a folder", `
+clusters: [{name: c, cluster: {server: https://s}}]
+users: [{name: u, user: {client-certificate: /, client-key-data: a2V5}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]`, "x", []string{"users[u].user.client-certificate", "is a directory"}},
 		{"cert without key", `
 clusters: [{name: c, cluster: {server: https://s}}]
 users: [{name: u, user: {client-certificate-data: Y2VydA==}}]
