@@ -245,6 +245,7 @@ func TestExecPluginErrors(t *testing.T) {
 		want string
 	}{
 		{"not found", ExecConfig{Command: "no-such-plugin-xyz", InstallHint: "install it from example.com"}, "install it from example.com"},
+		{"no such path", ExecConfig{Command: "/no/such/dir/plugin", InstallHint: "install it from example.com"}, "exec plugin /no/such/dir/plugin not found; install it from example.com"},
 		{"bad api version", ExecConfig{Command: "x", APIVersion: "client.authentication.k8s.io/v1beta1"}, "not supported"},
 		{"interactive", ExecConfig{Command: "x", InteractiveMode: "Always"}, "interactive"},
 	}

@@ -61,8 +61,8 @@ type Client struct {
 	discoveryGroup singleflight.Group
 }
 
-// New returns a Client for cfg. It reads the files cfg names (CA,
-// certificates) once, now; a token file is read again as it rotates.
+// New returns a Client for cfg. It reads the CA file once, now; a token
+// file and client certificate files are read again as they rotate.
 // It does not contact the server.
 func New(cfg Config) (*Client, error) {
 	base, err := parseHost(cfg.Host)
@@ -87,7 +87,11 @@ func New(cfg Config) (*Client, error) {
 		if execCreds != nil {
 			certs = execCreds.certificate
 		}
-		t, err := baseTransport(&cfg, certs)
+		files, err := newCertFiles(&cfg, obs.logger)
+		if err != nil {
+			return nil, err
+		}
+		t, err := baseTransport(&cfg, certs, files)
 		if err != nil {
 			return nil, err
 		}
@@ -95,6 +99,9 @@ func New(cfg Config) (*Client, error) {
 			execCreds.onNewCert = t.CloseIdleConnections
 		}
 		next = t
+		if files != nil {
+			next = &certCheckTransport{files: files, next: t}
+		}
 	} else if !tlsEmpty(cfg.TLS) {
 		logger.Debug("client: Config.Transport is set; its TLS settings are not used")
 	}

@@ -38,6 +38,12 @@ type Config struct {
 	// TokenFileRefresh is how long a token read from BearerTokenFile is
 	// used before the file is read again (default 1m).
 	TokenFileRefresh time.Duration
+	// CertFileRefresh is how long a client certificate read from
+	// TLS.CertFile and TLS.KeyFile is used before the files are read
+	// again (default 1m). When they changed, the connections made with
+	// the old certificate are closed (watches on them end and are
+	// resumed by their reflector), as client-go does.
+	CertFileRefresh time.Duration
 	// Username and Password are sent with basic authentication.
 	Username, Password string
 	// Exec runs a credential plugin (client.authentication.k8s.io/v1)
@@ -157,8 +163,10 @@ type Config struct {
 	WrapTransport func(http.RoundTripper) http.RoundTripper
 }
 
-// TLSConfig holds the TLS settings of a Config. File fields are read by
-// New; the *Data fields hold PEM bytes and win over the files.
+// TLSConfig holds the TLS settings of a Config. CAFile is read by New;
+// CertFile and KeyFile are read by New and again after
+// Config.CertFileRefresh, so a certificate rotated on disk is used without
+// a restart. The *Data fields hold PEM bytes and win over the files.
 type TLSConfig struct {
 	// Insecure skips verification of the server's certificate.
 	Insecure bool
@@ -220,6 +228,7 @@ const (
 	defaultUserAgent        = "kubewire"
 	defaultMaxResponseBytes = DefaultMaxResponseBytes
 	defaultTokenFileRefresh = time.Minute
+	defaultCertFileRefresh  = time.Minute
 )
 
 // DefaultResponseHeaderTimeout is Config.ResponseHeaderTimeout when it is
@@ -237,6 +246,7 @@ const redacted = "[redacted]"
 // the verb does not fit a pointer (%s).
 func (c Config) redactedCopy() Config {
 	c.Host = redactHost(c.Host)
+	c.ProxyURL = redactHost(c.ProxyURL) // a kubeconfig's proxy-url may hold user:password
 	if c.BearerToken != "" {
 		c.BearerToken = redacted
 	}
@@ -251,7 +261,7 @@ func (c Config) redactedCopy() Config {
 }
 
 // redactHost hides a password in a host URL (which New refuses, but a
-// Config may be printed first).
+// Config may be printed first) or a proxy URL (which may carry one).
 func redactHost(host string) string {
 	if !strings.Contains(host, "@") {
 		return host
@@ -290,6 +300,7 @@ func (c Config) LogValue() slog.Value {
 		slog.String("username", c.Username),
 		slog.Bool("password", c.Password != ""),
 		slog.Bool("exec", c.Exec != nil),
+		slog.String("proxyURL", redactHost(c.ProxyURL)),
 		slog.Any("tls", c.TLS),
 		slog.String("namespace", c.Namespace),
 		slog.String("userAgent", c.UserAgent),

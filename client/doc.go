@@ -98,7 +98,10 @@
 // the request's credential has it replaced with "[redacted]". A token
 // file (BearerTokenFile, a kubeconfig's tokenFile, the in-cluster token)
 // is read again after TokenFileRefresh and after a 401, so rotated tokens
-// are picked up.
+// are picked up; client certificate files (TLSConfig.CertFile and
+// KeyFile, a kubeconfig's client-certificate and client-key) are read
+// again after CertFileRefresh, and the connections made with the old
+// certificate are closed when they change.
 //
 // An answer must be what was asked for: a typed read whose answer is
 // another kind, or has no kind, fails with ErrMalformed; a Status in an
@@ -109,8 +112,10 @@
 // stdout, 4 KiB of stderr kept; a plugin writing more is stopped), in a
 // process group of their own that is killed at ExecConfig.Timeout
 // (default 1 minute) along with anything the plugin started. Requests
-// waiting for a plugin each give up at their own context's end; the
-// run, shared by all of them, goes on under its own timeout.
+// waiting for a plugin each give up at their own context's end (their
+// error says which plugin they waited for); the run, shared by all of
+// them, goes on under its own timeout, and on Linux ends with the
+// program if that exits first.
 //
 // # Limits
 //

@@ -8,10 +8,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"net/http"
 	"os"
 	"os/exec"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -41,6 +43,11 @@ type ExecConfig struct {
 	// ProvideClusterInfo passes the cluster's server and CA to the plugin
 	// (in KUBERNETES_EXEC_INFO).
 	ProvideClusterInfo bool
+	// ClusterConfig is passed with the cluster's information as
+	// spec.cluster.config: the kubeconfig cluster's extension named
+	// client.authentication.k8s.io/exec, which kubectl passes too (package
+	// kubeconfig sets it). It must be JSON.
+	ClusterConfig json.RawMessage
 	// InteractiveMode is "Never", "IfAvailable" or "Always". The client
 	// never gives the plugin a terminal, so "Always" fails.
 	InteractiveMode string
@@ -76,6 +83,9 @@ func (c ExecConfig) redacted() ExecConfig {
 		env[i] = ExecEnvVar{Name: v.Name, Value: redacted}
 	}
 	c.Env = env
+	if len(c.ClusterConfig) > 0 {
+		c.ClusterConfig = json.RawMessage(`"` + redacted + `"`) // may hold a client id or a secret
+	}
 	return c
 }
 
@@ -128,11 +138,13 @@ type execSpec struct {
 }
 
 type execCluster struct {
-	Server                   string `json:"server"`
-	TLSServerName            string `json:"tls-server-name,omitempty"`
-	InsecureSkipTLSVerify    bool   `json:"insecure-skip-tls-verify,omitempty"`
-	CertificateAuthorityData string `json:"certificate-authority-data,omitempty"`
-	ProxyURL                 string `json:"proxy-url,omitempty"`
+	Server                   string          `json:"server"`
+	TLSServerName            string          `json:"tls-server-name,omitempty"`
+	InsecureSkipTLSVerify    bool            `json:"insecure-skip-tls-verify,omitempty"`
+	CertificateAuthorityData string          `json:"certificate-authority-data,omitempty"`
+	ProxyURL                 string          `json:"proxy-url,omitempty"`
+	DisableCompression       bool            `json:"disable-compression,omitempty"`
+	Config                   json.RawMessage `json:"config,omitempty"`
 }
 
 type execCredStatus struct {
@@ -212,6 +224,13 @@ func newExecCredentials(cfg *Config) (*execCredentials, error) {
 			TLSServerName:         cfg.TLS.ServerName,
 			InsecureSkipTLSVerify: cfg.TLS.Insecure,
 			ProxyURL:              cfg.ProxyURL,
+			DisableCompression:    cfg.DisableCompression,
+		}
+		if len(e.ClusterConfig) > 0 {
+			if !json.Valid(e.ClusterConfig) {
+				return nil, fmt.Errorf("client: exec plugin %s: ClusterConfig is not JSON", e.Command)
+			}
+			c.Config = e.ClusterConfig
 		}
 		ca, err := cfg.TLS.caPEM()
 		if err != nil {
@@ -362,7 +381,11 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	cmd.WaitDelay = pluginWaitDelay
 	ownProcessGroup(cmd)
+	// The plugin's parent-death signal (Linux) is tied to the thread that
+	// starts it: keep that thread until the plugin ended.
+	runtime.LockOSThread()
 	err = cmd.Run()
+	runtime.UnlockOSThread()
 	killProcessGroup(cmd) // children it left behind
 	switch {
 	case stdout.exceeded:
@@ -373,7 +396,8 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	case err != nil && ctx.Err() != nil:
 		return nil, fmt.Errorf("client: exec plugin %s did not finish within %s (ExecConfig.Timeout) and was killed", name, x.cfg.Timeout)
 	case err != nil:
-		if errors.Is(err, exec.ErrNotFound) {
+		// Not in PATH, or a path (with a slash) to no file.
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			hint := ""
 			if x.cfg.InstallHint != "" {
 				hint = "; " + strings.TrimSpace(x.cfg.InstallHint)

@@ -98,6 +98,11 @@ func TestExecPluginHungHonoursEachContext(t *testing.T) {
 		if !errors.Is(err, context.DeadlineExceeded) {
 			t.Errorf("request %d: err = %v, want its own context's deadline", i, err)
 		}
+		// A bare "context deadline exceeded" would not tell the user
+		// that the plugin is what hangs.
+		if err == nil || !strings.Contains(err.Error(), "waiting for exec plugin "+script) {
+			t.Errorf("request %d: err = %v, want it to name the plugin it waited for", i, err)
+		}
 	}
 	// The run itself ends at the plugin's timeout, its child killed too.
 	var err error

@@ -170,7 +170,7 @@ func TestHTTP2HealthCheckFindsDeadConnection(t *testing.T) {
 				}()
 
 				cfg := Config{Host: "https://kube.test", QPS: -1, PingAfter: tc.pingAfter, PingTimeout: timeout}
-				tr, err := baseTransport(&cfg, nil)
+				tr, err := baseTransport(&cfg, nil, nil)
 				if err != nil {
 					t.Fatal(err)
 				}

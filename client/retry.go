@@ -58,6 +58,9 @@ func (p RetryPolicy) checkRetry(ctx context.Context, resp *http.Response, err er
 	}
 	t.count++
 	if ctx.Err() != nil {
+		if err != nil && errors.Is(err, ctx.Err()) {
+			return false, err // says what the request was waiting for (an exec plugin, a dial)
+		}
 		return false, ctx.Err()
 	}
 	if !p.retryable(t, resp, err) {
@@ -192,7 +195,22 @@ func permanentError(err error) bool {
 	var creds *credentialError
 	var enc *encodingError
 	return errors.As(err, &creds) || errors.As(err, &enc) || errors.As(err, &unknownAuth) || errors.As(err, &hostname) || errors.As(err, &invalid) ||
-		errors.As(err, &verify) || errors.As(err, &record)
+		errors.As(err, &verify) || errors.As(err, &record) || proxyRefused(err)
+}
+
+// proxyRefused reports whether err is an HTTP proxy's refusal of the
+// tunnel: 407 (its credentials are missing or wrong) or 403. net/http
+// returns the status text of a CONNECT answer other than 200 as a bare
+// error; each try would get the same answer. A proxy's 502 or 503 (the
+// server unreachable behind it) stays retryable.
+func proxyRefused(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if errors.Unwrap(e) == nil {
+			msg := e.Error()
+			return msg == http.StatusText(http.StatusProxyAuthRequired) || msg == http.StatusText(http.StatusForbidden)
+		}
+	}
+	return false
 }
 
 // safeMethod reports methods a client may repeat without changing the

@@ -201,6 +201,8 @@ echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","s
 		{name: "client key that does not parse", cfg: Config{Host: "https://127.0.0.1:1", TLS: TLSConfig{CertData: certPEM, KeyData: badKey}}, newErr: true},
 		{name: "password in the host", cfg: Config{Host: "https://alice:" + password + "@127.0.0.1:1"}, newErr: true},
 		{name: "password in a host that does not parse", cfg: Config{Host: "https://alice:" + password + "@127.0.0.1:port"}, newErr: true},
+		{name: "password in a proxy url of another scheme", cfg: Config{Host: "https://127.0.0.1:1", ProxyURL: "ftp://alice:" + password + "@proxy:21"}, newErr: true},
+		{name: "password in a proxy url that does not parse", cfg: Config{Host: "https://127.0.0.1:1", ProxyURL: "http://alice:" + password + "@proxy:port"}, newErr: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -252,11 +254,12 @@ echo '{"apiVersion":"client.authentication.k8s.io/v1","kind":"ExecCredential","s
 
 // Every way of printing a Config, and its parts, hides the secrets.
 func TestConfigPrintsRedacted(t *testing.T) {
-	const token, password, key, env = "kw-token-1", "kw-password-1", "kw-key-1", "kw-env-1"
+	const token, password, key, env, proxyPassword = "kw-token-1", "kw-password-1", "kw-key-1", "kw-env-1", "kw-proxy-pw-1"
 	cfg := Config{
 		Host: "https://h", BearerToken: token, Username: "u", Password: password,
-		TLS:  TLSConfig{CertData: []byte("CERT"), KeyData: []byte(key)},
-		Exec: &ExecConfig{Command: "p", Env: []ExecEnvVar{{Name: "X", Value: env}}},
+		TLS:      TLSConfig{CertData: []byte("CERT"), KeyData: []byte(key)},
+		Exec:     &ExecConfig{Command: "p", Env: []ExecEnvVar{{Name: "X", Value: env}}},
+		ProxyURL: "http://proxyuser:" + proxyPassword + "@proxy.example.com:3128",
 	}
 	var shown bytes.Buffer
 	for _, v := range []any{cfg, &cfg, cfg.TLS, &cfg.TLS, cfg.Exec, *cfg.Exec, cfg.Exec.Env, cfg.Exec.Env[0]} {
@@ -267,12 +270,13 @@ func TestConfigPrintsRedacted(t *testing.T) {
 	for _, h := range []slog.Handler{slog.NewTextHandler(&shown, nil), slog.NewJSONHandler(&shown, nil)} {
 		slog.New(h).Info("x", "cfg", cfg, "tls", cfg.TLS, "exec", cfg.Exec, "env", cfg.Exec.Env[0])
 	}
-	for _, s := range []string{token, password, key, env} {
+	for _, s := range []string{token, password, key, env, proxyPassword} {
 		if strings.Contains(shown.String(), s) {
 			t.Errorf("printing shows %q:\n%s", s, shown.String())
 		}
 	}
-	if !strings.Contains(shown.String(), "Host:https://h") || !strings.Contains(shown.String(), "Username:u") {
+	if !strings.Contains(shown.String(), "Host:https://h") || !strings.Contains(shown.String(), "Username:u") ||
+		!strings.Contains(shown.String(), "ProxyURL:http://proxyuser:xxxxx@proxy.example.com:3128") {
 		t.Errorf("printing hides what is not secret:\n%s", shown.String())
 	}
 	if cfg.BearerToken != token || string(cfg.TLS.KeyData) != key || cfg.Exec.Env[0].Value != env {

@@ -9,7 +9,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
 )
@@ -41,9 +40,11 @@ func http2Config(cfg *Config) *http.HTTP2Config {
 
 // baseTransport builds the HTTP/1.1 + HTTP/2 transport for cfg, with its
 // TLS settings. certs supplies a client certificate chosen at handshake
-// time (static or from an exec plugin); it may be nil.
-func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, error)) (*http.Transport, error) {
-	tlsConfig, err := buildTLS(cfg, certs)
+// time (static or from an exec plugin); it may be nil. files, when not
+// nil, is the client certificate read from files; the connections are
+// then tracked so that it can close them when the files change.
+func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, error), files *certFiles) (*http.Transport, error) {
+	tlsConfig, err := buildTLS(cfg, certs, files)
 	if err != nil {
 		return nil, err
 	}
@@ -51,12 +52,12 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 	if cfg.ProxyURL != "" {
 		u, err := url.Parse(cfg.ProxyURL)
 		if err != nil || u.Host == "" {
-			return nil, fmt.Errorf("client: proxy url %q is not a valid URL", cfg.ProxyURL)
+			return nil, fmt.Errorf("client: proxy url %q is not a valid URL", redactHost(cfg.ProxyURL))
 		}
 		switch u.Scheme {
 		case "http", "https", "socks5", "socks5h":
 		default:
-			return nil, fmt.Errorf("client: proxy url %q: scheme %q is not http, https or socks5", cfg.ProxyURL, u.Scheme)
+			return nil, fmt.Errorf("client: proxy url %q: scheme %q is not http, https or socks5", u.Redacted(), u.Scheme)
 		}
 		proxy = http.ProxyURL(u)
 	}
@@ -67,10 +68,14 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 	case headerTimeout < 0:
 		headerTimeout = 0
 	}
+	dial := (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
+	if files != nil {
+		dial = files.dialer(dial)
+	}
 	t := &http.Transport{
 		Proxy:                 proxy,
 		ResponseHeaderTimeout: headerTimeout,
-		DialContext:           newReadBuffers().dialer((&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext),
+		DialContext:           newReadBuffers().dialer(dial),
 		TLSClientConfig:       tlsConfig,
 		TLSHandshakeTimeout:   10 * time.Second,
 		MaxIdleConnsPerHost:   25,
@@ -89,7 +94,7 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 }
 
 // buildTLS returns the TLS client configuration of cfg.
-func buildTLS(cfg *Config, certs func(context.Context) (*tls.Certificate, error)) (*tls.Config, error) {
+func buildTLS(cfg *Config, certs func(context.Context) (*tls.Certificate, error), files *certFiles) (*tls.Config, error) {
 	c := &tls.Config{
 		MinVersion:         tls.VersionTLS12,
 		InsecureSkipVerify: cfg.TLS.Insecure, //nolint:gosec // the user asked for it (insecure-skip-tls-verify)
@@ -117,7 +122,7 @@ func buildTLS(cfg *Config, certs func(context.Context) (*tls.Certificate, error)
 	if err != nil {
 		return nil, err
 	}
-	if static != nil || certs != nil {
+	if static != nil || certs != nil || files != nil {
 		c.GetClientCertificate = func(info *tls.CertificateRequestInfo) (*tls.Certificate, error) {
 			if certs != nil {
 				cert, err := certs(info.Context())
@@ -131,32 +136,32 @@ func buildTLS(cfg *Config, certs func(context.Context) (*tls.Certificate, error)
 			if static != nil {
 				return static, nil
 			}
+			if files != nil {
+				return files.cert.Load(), nil
+			}
 			return &tls.Certificate{}, nil // no certificate: the server may accept another credential
 		}
 	}
 	return c, nil
 }
 
-// staticCert loads the client certificate of cfg.TLS, if any.
+// staticCert returns the client certificate of cfg.TLS when both halves
+// are given as data; a pair with a file is a certFiles, read again as it
+// rotates.
 func staticCert(cfg *Config) (*tls.Certificate, error) {
 	certPEM, keyPEM := cfg.TLS.CertData, cfg.TLS.KeyData
-	if len(certPEM) == 0 && cfg.TLS.CertFile != "" {
-		b, err := os.ReadFile(cfg.TLS.CertFile)
-		if err != nil {
-			return nil, fmt.Errorf("client: client certificate: %w", err)
-		}
-		certPEM = b
-	}
-	if len(keyPEM) == 0 && cfg.TLS.KeyFile != "" {
-		b, err := os.ReadFile(cfg.TLS.KeyFile)
-		if err != nil {
-			return nil, fmt.Errorf("client: client key: %w", err)
-		}
-		keyPEM = b
-	}
-	switch {
-	case len(certPEM) == 0 && len(keyPEM) == 0:
+	if (len(certPEM) == 0 && cfg.TLS.CertFile != "") || (len(keyPEM) == 0 && cfg.TLS.KeyFile != "") {
 		return nil, nil
+	}
+	if len(certPEM) == 0 && len(keyPEM) == 0 {
+		return nil, nil
+	}
+	return parseCertPair(certPEM, keyPEM)
+}
+
+// parseCertPair parses a PEM client certificate and its key.
+func parseCertPair(certPEM, keyPEM []byte) (*tls.Certificate, error) {
+	switch {
 	case len(certPEM) == 0:
 		return nil, errors.New("client: a client key is set without a client certificate")
 	case len(keyPEM) == 0:

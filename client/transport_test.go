@@ -7,6 +7,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -281,5 +283,35 @@ func TestDefaultWarningsLoggedOnce(t *testing.T) {
 	}
 	if n := strings.Count(logs.String(), "deprecated"); n != 1 {
 		t.Errorf("warning logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+// A proxy that refuses the tunnel (407: no or wrong credentials in the
+// proxy URL) gets one CONNECT, not a retry per RetryPolicy: each would
+// get the same answer. Before, a list took 10 tries and 47 s to fail.
+func TestProxyRefusalNotRetried(t *testing.T) {
+	for _, code := range []int{http.StatusProxyAuthRequired, http.StatusForbidden} {
+		t.Run(strconv.Itoa(code), func(t *testing.T) {
+			var connects atomic.Int32
+			proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				if r.Method == http.MethodConnect {
+					connects.Add(1)
+				}
+				w.WriteHeader(code)
+			}))
+			defer proxy.Close()
+			c, err := New(Config{Host: "https://kube.test", ProxyURL: proxy.URL, Retry: RetryPolicy{MinWait: time.Millisecond, MaxWait: time.Millisecond}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.CloseIdleConnections()
+			err = get(c)
+			if err == nil || !strings.Contains(err.Error(), http.StatusText(code)) {
+				t.Errorf("err = %v, want the proxy's %q", err, http.StatusText(code))
+			}
+			if n := connects.Load(); n != 1 {
+				t.Errorf("%d CONNECTs, want 1", n)
+			}
+		})
 	}
 }

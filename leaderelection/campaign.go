@@ -31,8 +31,8 @@ func (c *candidate) campaign(ctx context.Context) (time.Time, error) {
 	needRead := true
 	for {
 		if needRead {
-			if err := c.read(ctx); err != nil && ctx.Err() == nil {
-				c.log.Info("leaderelection: cannot read the lease", "err", err)
+			if err := c.read(ctx); ctx.Err() == nil {
+				c.noteAnswer(err, "cannot read the lease")
 			}
 		}
 		wait := c.jitteredRetry()
@@ -41,6 +41,7 @@ func (c *candidate) campaign(ctx context.Context) (time.Time, error) {
 			if c.obs.acquirable(c.cfg.Identity, c.cfg.LeaseDuration, now) {
 				sent, err := c.claim(ctx)
 				if err == nil {
+					c.noteAnswer(nil, "")
 					return sent, nil
 				}
 				if ctx.Err() != nil {
@@ -50,7 +51,7 @@ func (c *candidate) campaign(ctx context.Context) (time.Time, error) {
 					c.log.Debug("leaderelection: another candidate wrote the lease first")
 					wait = 0 // read the winner's record at once
 				} else {
-					c.log.Info("leaderelection: cannot claim the lease", "err", err)
+					c.noteAnswer(err, "cannot claim the lease")
 				}
 			} else if exp := c.obs.expiresAt(c.cfg.LeaseDuration); exp.Sub(now) < wait {
 				wait = max(exp.Sub(now), 0) // try the moment the holder's claim ends

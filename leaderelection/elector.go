@@ -34,8 +34,9 @@ type Elector struct {
 	running atomic.Bool
 	leading atomic.Bool
 
-	mu   sync.Mutex
-	seen Record // last record read
+	mu      sync.Mutex
+	seen    Record // last record read
+	refusal error  // the last 401/403 to a Lease request, nil after a success
 }
 
 // New returns a candidate for the Lease cfg names, reached through c. It
@@ -98,6 +99,44 @@ func (e *Elector) Record() Record {
 	defer e.mu.Unlock()
 	return e.seen
 }
+
+// Refused returns the server's last refusal of this candidate's Lease
+// requests, an error matching client.ErrForbidden or
+// client.ErrUnauthorized (its identity lacks RBAC permission to get,
+// create or update the Lease), or nil when the last answer was no
+// refusal. A refused candidate retries as for any error, but cannot lead
+// until the permission is granted: the manager's /readyz shows it.
+func (e *Elector) Refused() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.refusal
+}
+
+// noteAnswer records whether a Lease request (err nil: it succeeded) was
+// refused, and logs a refusal louder than other errors: retrying cannot
+// fix it.
+func (c *candidate) noteAnswer(err error, what string, attrs ...any) {
+	refused := errors.Is(err, client.ErrForbidden) || errors.Is(err, client.ErrUnauthorized)
+	c.mu.Lock()
+	switch {
+	case err == nil:
+		c.refusal = nil
+	case refused:
+		c.refusal = err
+	}
+	c.mu.Unlock()
+	switch {
+	case err == nil:
+	case refused:
+		c.log.Warn("leaderelection: "+what+": refused; this candidate cannot lead until its identity may get, create and update the Lease (RBAC)", append([]any{"err", err}, attrs...)...)
+	default:
+		c.log.Info("leaderelection: "+what, append([]any{"err", err}, attrs...)...)
+	}
+}
+
+// Identity is this candidate's holderIdentity (Config.Identity, or the
+// default New chose).
+func (e *Elector) Identity() string { return e.cfg.Identity }
 
 // String names the candidate and its Lease, for logs.
 func (e *Elector) String() string {

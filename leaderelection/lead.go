@@ -78,12 +78,13 @@ func (c *candidate) renewLoop(ctx context.Context, sent time.Time, done <-chan s
 		case ctx.Err() != nil:
 			return nil
 		case err == nil:
+			c.noteAnswer(nil, "")
 			deadline = start.Add(c.cfg.RenewDeadline)
 			next = start.Add(c.cfg.RetryPeriod)
 		case errors.Is(err, errNotHolder):
 			return fmt.Errorf("leaderelection: %s holds the lease: %w", c.obs.record.Holder, ErrLeadershipLost)
 		default:
-			c.log.Info("leaderelection: cannot renew the lease", "err", err, "deadline_in", time.Until(deadline).Round(time.Millisecond))
+			c.noteAnswer(err, "cannot renew the lease", "deadline_in", time.Until(deadline).Round(time.Millisecond))
 			next = time.Now().Add(c.cfg.RetryPeriod)
 		}
 	}

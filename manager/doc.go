@@ -61,6 +61,11 @@
 // to the leader election, the event recorder, the sharding member and
 // a webhook server made without one (webhook.Server.Inherit).
 //
+// At Info, Run says where /metrics and the health endpoints listen (the
+// bound addresses, or "off") and how the replica runs, then when the
+// informers synced and when the runnables start (or, electing, when this
+// replica leads): the first lines of a deployed operator.
+//
 // Metrics returns the manager's Prometheus registry (package metrics):
 // controller-runtime's reconcile and work queue series for each
 // controller added, client-go's REST client series for the client,
@@ -83,6 +88,14 @@
 // start of Run: kube-apiserver calls whichever replica its Service
 // picks, and a conversion webhook must answer before the informers of
 // a multi-version kind can list. /readyz has its line.
+//
+// A Service sends traffic to ready Pods only, and /readyz waits for the
+// informers' sync: when their lists need the conversion webhook (objects
+// stored at another version than the one cached), no replica can become
+// ready while none is, after a restart of them all, a scale from zero or
+// a Recreate rollout. Set publishNotReadyAddresses: true on the
+// webhook's Service (the server answers from the start of Run), or
+// probe readiness on /healthz as kubebuilder's projects do.
 //
 // # Concurrency
 //

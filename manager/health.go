@@ -108,8 +108,23 @@ func (m *Manager) readiness() ([]string, bool) {
 			add("sharding", err)
 		}
 	}
+	if err := m.campaignRefused(); err != nil {
+		// A replica the server refuses the Lease can never lead: a
+		// missing RBAC rule, not an outage, so readiness says it.
+		add("leader", fmt.Errorf("cannot campaign, the Lease is refused (grant get, create, update and watch on leases): %w", err))
+		return lines, ready
+	}
 	lines = append(lines, "[+]leader: "+m.leaderState())
 	return lines, ready
+}
+
+// campaignRefused is the server's refusal of the Lease to a replica that
+// does not lead, or nil.
+func (m *Manager) campaignRefused() error {
+	if m.elector == nil || m.elector.IsLeader() {
+		return nil
+	}
+	return m.elector.Refused()
 }
 
 func (m *Manager) leaderState() string {
@@ -120,6 +135,10 @@ func (m *Manager) leaderState() string {
 		return "no election"
 	case m.elector.IsLeader():
 		return "this replica leads"
+	case m.elector.Leader() == m.elector.Identity():
+		// The Lease still names this replica: its term lapsed (it could
+		// not renew in time) and nobody else took the Lease yet.
+		return "standing by; the Lease still names this replica (" + m.elector.Identity() + "), whose term lapsed: campaigning again"
 	case m.elector.Leader() != "":
 		return "standing by; " + m.elector.Leader() + " leads"
 	}

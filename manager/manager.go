@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sync/errgroup"
 
@@ -206,6 +207,7 @@ func (m *Manager) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	m.logStart(len(checks))
 	g, gctx := errgroup.WithContext(ctx)
 	if healthLn != nil {
 		serve(gctx, g, healthLn, m.Handler(), "health endpoints")
@@ -257,6 +259,7 @@ func quiet(ctx context.Context, err error) error {
 func (m *Manager) waitForSync(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, m.opts.SyncTimeout)
 	defer cancel()
+	start := time.Now()
 	err := m.factory.WaitForSync(sctx)
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -268,7 +271,7 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 		return err
 	}
 	m.synced.Store(true)
-	m.log.Debug("manager: informers synced")
+	m.log.Info("manager: informers synced", "took", time.Since(start).Round(time.Millisecond))
 	return nil
 }
 
@@ -332,6 +335,9 @@ func (m *Manager) runRunnables(ctx context.Context) error {
 	m.mu.Unlock()
 	m.runningRunnables.Store(true)
 	defer m.runningRunnables.Store(false)
+	if m.elector == nil {
+		m.log.Info("manager: starting the runnables", "runnables", len(rs)) // the elected path says it when leading
+	}
 	g, gctx := errgroup.WithContext(ctx)
 	for _, r := range rs {
 		g.Go(func() error {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"runtime"
@@ -272,6 +273,43 @@ func TestHealthServed(t *testing.T) {
 	}
 }
 
+// The first log lines at Info say where the endpoints listen (the bound
+// addresses) and how the replica runs, then that the informers synced and
+// the runnables started: a deployed operator is never silent at start.
+func TestStartupLogged(t *testing.T) {
+	_, cfg := newNetServer(t)
+	var logs lockedBuffer
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "startup-test", HealthAddr: "127.0.0.1:0", MetricsAddr: "127.0.0.1:0",
+		Logger: slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := make(chan struct{})
+	m.Add(runnableFunc(func(ctx context.Context) error {
+		close(running)
+		<-ctx.Done()
+		return nil
+	}))
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	<-running
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	out := logs.String()
+	for _, want := range []string{
+		"level=INFO msg=\"manager: starting\" manager=startup-test metrics=" + m.MetricsAddr() + " health=" + m.HealthAddr() + " mode=\"no election",
+		"level=INFO msg=\"manager: informers synced\"",
+		"level=INFO msg=\"manager: starting the runnables\" manager=startup-test runnables=1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
+	}
+}
+
 type metricsFunc func()
 
 func (f metricsFunc) Checked(string, informer.Report, error) { f() }
@@ -369,9 +407,43 @@ func TestLeadershipLostAndRegained(t *testing.T) {
 		eventually(t, "a reconciled everything", func() bool { return a.counted.Load() >= 5 })
 		srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
 		eventually(t, "a steps down", func() bool { return !a.m.IsLeader() })
+		// The Lease still names a: /readyz must not say another replica leads.
+		if _, body := get(t, a.m.Handler(), "/readyz?verbose"); !strings.Contains(body, "[+]leader: standing by; the Lease still names this replica (a), whose term lapsed") {
+			t.Errorf("/readyz of a leader that could not renew:\n%s", body)
+		}
 		srv.Faults().Clear()
 		eventually(t, "a leads again", a.m.IsLeader)
 		eventually(t, "a reconciled everything again", func() bool { return a.counted.Load() >= 10 })
+		if err := a.stop(); err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
+}
+
+// A replica whose identity may not touch the Lease (no RBAC rule for
+// leases) can never lead: /readyz fails with the refusal instead of
+// saying "standing by" for ever, and passes once the Lease may be used.
+func TestLeaseRefusedIsNotReady(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		remove := srv.Faults().Add(fake.Fault{Match: fake.Match{Resource: "leases"}, Code: http.StatusForbidden,
+			Message: `leases.coordination.k8s.io "test-operator" is forbidden: User "a" cannot get resource "leases"`})
+		a := startReplica(t, cfg, "a")
+		eventually(t, "the refusal fails /readyz", func() bool {
+			code, body := get(t, a.m.Handler(), "/readyz?verbose")
+			return code == 503 && strings.Contains(body, "[-]leader: cannot campaign, the Lease is refused")
+		})
+		if _, body := get(t, a.m.Handler(), "/readyz?verbose"); !strings.Contains(body, "[+]informers ok") || !strings.Contains(body, "forbidden") {
+			t.Errorf("/readyz of a replica refused the Lease:\n%s", body)
+		}
+		if err := a.m.Ready(); err == nil {
+			t.Errorf("Ready() = nil for a replica refused the Lease")
+		}
+		remove()
+		eventually(t, "a leads once the Lease may be used", a.m.IsLeader)
+		if code, body := get(t, a.m.Handler(), "/readyz?verbose"); code != 200 {
+			t.Errorf("/readyz of the leader = %d:\n%s", code, body)
+		}
 		if err := a.stop(); err != nil {
 			t.Errorf("Run = %v", err)
 		}

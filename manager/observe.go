@@ -104,6 +104,32 @@ func (m *Manager) listen() (health, metricsLn net.Listener, err error) {
 	return health, metricsLn, nil
 }
 
+// logStart says at Info what Run serves and how it runs, so that an
+// operator's first log lines show where its endpoints are (a -metrics-addr
+// typo, or metrics turned off, is seen at once) and what it waits for.
+func (m *Manager) logStart(checks int) {
+	mode := "no election: runs the runnables once the informers synced"
+	switch {
+	case m.member != nil:
+		mode = "sharded"
+	case m.elector != nil:
+		mode = "leader election: " + m.elector.String()
+	}
+	metricsAt := m.MetricsAddr()
+	if metricsAt == "" {
+		metricsAt = "off"
+	}
+	healthAt := m.HealthAddr()
+	if healthAt == "" {
+		healthAt = "off"
+	}
+	m.mu.Lock()
+	runnables := len(m.runnables)
+	m.mu.Unlock()
+	m.log.Info("manager: starting", "metrics", metricsAt, "health", healthAt, "mode", mode,
+		"runnables", runnables, "consistencyChecks", checks, "webhook", m.opts.Webhook != nil)
+}
+
 // serve serves h on ln in g until ctx ends, then shuts the server down
 // (waiting up to 5s for requests in progress).
 func serve(ctx context.Context, g *errgroup.Group, ln net.Listener, h http.Handler, what string) {

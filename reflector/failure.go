@@ -7,6 +7,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"net/http"
+	"net/url"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
@@ -189,6 +190,13 @@ func sameKind(err error) string {
 		return "malformed"
 	case errors.Is(err, io.EOF):
 		return "eof"
+	}
+	// A transport failure (a refused dial, a name that does not resolve)
+	// quotes the request's URL, whose timeoutSeconds differs per watch:
+	// the kind is what failed, without it.
+	var ue *url.Error
+	if errors.As(err, &ue) && ue.Err != nil {
+		return ue.Op + ": " + ue.Err.Error()
 	}
 	return err.Error()
 }

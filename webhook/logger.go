@@ -56,7 +56,8 @@ func (h lateHandler) then(next func(slog.Handler) slog.Handler) slog.Handler {
 // first non-nil call wins, and a logger set in Options is kept. Package
 // manager calls it with the program's logger, so that an expired
 // certificate or a rotation that does not load is not silent. Call it
-// before Run: lines logged before it are discarded.
+// before Run: lines logged before it are discarded, and Run itself
+// inherits slog.Default() when nothing was given.
 func (s *Server) Inherit(logger *slog.Logger) {
 	if logger == nil || s.inherited == nil {
 		return

@@ -84,6 +84,16 @@ func TestServerInheritsLogger(t *testing.T) {
 	if !strings.Contains(own.String(), "webhook: serving") || other.Len() != 0 {
 		t.Errorf("own logger got %q, the inherited one %q; want the lines in the own one only", own.String(), other.String())
 	}
+	// Nothing given: Run logs through slog.Default(), so that a server
+	// run on its own does not serve an old certificate in silence.
+	var fallback syncBuffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&fallback, nil)))
+	defer slog.SetDefault(prev)
+	run(webhook.Options{}, nil)
+	if !strings.Contains(fallback.String(), "webhook: serving") {
+		t.Errorf("slog.Default() got %q from a server given no logger, want its lines", fallback.String())
+	}
 }
 
 func (s *syncBuffer) Len() int {

@@ -91,8 +91,10 @@ type Options struct {
 	ShutdownTimeout time.Duration
 
 	// Logger gets the server's log lines (certificate loads and
-	// failures at Info and Warn, each review at Debug). Nil discards
-	// them until Inherit gives one (package manager gives its own).
+	// failures at Info and Warn, each review at Debug). Nil: the logger
+	// Inherit gives (package manager gives its own), else slog.Default()
+	// from the start of Run, so that a server run on its own does not
+	// serve an old certificate in silence.
 	Logger *slog.Logger
 
 	// Metrics observes the reviews of every path served (nil: none
@@ -305,6 +307,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if !s.started.CompareAndSwap(false, true) {
 		return errors.New("webhook: Run called twice")
 	}
+	s.Inherit(slog.Default()) // nothing inherited: the program's default logger
 	if err := s.certs.load(); err != nil {
 		if s.opts.Listener != nil {
 			_ = s.opts.Listener.Close()

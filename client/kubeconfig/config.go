@@ -54,6 +54,13 @@ func (m *Merged) Config(name, namespace string) (client.Config, error) {
 			return client.Config{}, err
 		}
 	}
+	if cfg.Exec != nil && cfg.Exec.ProvideClusterInfo {
+		for _, x := range cl.value.Extensions {
+			if x.Name == ExecExtension {
+				cfg.Exec.ClusterConfig = x.Extension
+			}
+		}
+	}
 	cfg.Namespace = ctx.value.Namespace
 	if namespace != "" {
 		cfg.Namespace = namespace
@@ -101,23 +108,25 @@ func applyUser(cfg *client.Config, name string, e entry[User]) error {
 	}
 	cfg.Username, cfg.Password = u.Username, u.Password
 	cfg.TLS.CertData, cfg.TLS.KeyData = u.ClientCertificateData, u.ClientKeyData
+	// Files stay files, read again by the client as they rotate (a
+	// kubelet's client certificate, cert-manager's).
 	if len(u.ClientCertificateData) == 0 && u.ClientCertificate != "" {
-		b, err := readFile(e.file, u.ClientCertificate)
-		if err != nil {
+		cfg.TLS.CertFile = resolve(e.file, u.ClientCertificate)
+		if _, err := os.ReadFile(cfg.TLS.CertFile); err != nil { // readable now, named here if not
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-certificate"), err)
 		}
-		cfg.TLS.CertData = b
 	}
 	if len(u.ClientKeyData) == 0 && u.ClientKey != "" {
-		b, err := readFile(e.file, u.ClientKey)
-		if err != nil {
+		cfg.TLS.KeyFile = resolve(e.file, u.ClientKey)
+		if _, err := os.ReadFile(cfg.TLS.KeyFile); err != nil {
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-key"), err)
 		}
-		cfg.TLS.KeyData = b
 	}
-	if (len(cfg.TLS.CertData) == 0) != (len(cfg.TLS.KeyData) == 0) {
+	hasCert := len(cfg.TLS.CertData) > 0 || cfg.TLS.CertFile != ""
+	hasKey := len(cfg.TLS.KeyData) > 0 || cfg.TLS.KeyFile != ""
+	if hasCert != hasKey {
 		missing := "client-key"
-		if len(cfg.TLS.CertData) == 0 {
+		if !hasCert {
 			missing = "client-certificate"
 		}
 		return fmt.Errorf("kubeconfig %s: %s is missing: a client certificate needs both certificate and key", e.file, field(missing))

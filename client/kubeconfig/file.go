@@ -1,8 +1,10 @@
 package kubeconfig
 
+import "encoding/json"
+
 // File is one kubeconfig document (apiVersion v1, kind Config), with the
-// fields this package reads. Unknown fields (extensions, preferences) are
-// ignored.
+// fields this package reads. Other fields (preferences, extensions
+// other than a cluster's ExecExtension) are ignored.
 type File struct {
 	APIVersion     string         `json:"apiVersion,omitempty"`
 	Kind           string         `json:"kind,omitempty"`
@@ -27,6 +29,19 @@ type Cluster struct {
 	CertificateAuthorityData []byte `json:"certificate-authority-data,omitempty"`
 	ProxyURL                 string `json:"proxy-url,omitempty"`
 	DisableCompression       bool   `json:"disable-compression,omitempty"`
+	// Extensions are read for one: ExecExtension, handed to an exec
+	// plugin that asks for the cluster's information.
+	Extensions []NamedExtension `json:"extensions,omitempty"`
+}
+
+// ExecExtension names the cluster extension kubectl passes to exec
+// credential plugins with provideClusterInfo, as spec.cluster.config.
+const ExecExtension = "client.authentication.k8s.io/exec"
+
+// NamedExtension is an entry of a cluster's extensions: any object.
+type NamedExtension struct {
+	Name      string          `json:"name"`
+	Extension json.RawMessage `json:"extension"`
 }
 
 // NamedUser is an entry of users.

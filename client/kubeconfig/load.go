@@ -46,9 +46,10 @@ type Options struct {
 var ErrNoConfig = errors.New("no kubeconfig file found")
 
 // Load reads and merges the kubeconfig files of opts and returns the
-// client.Config of the chosen context. File contents (CA, certificates,
-// keys) are read now; a tokenFile is left to the client, which reads it
-// as it rotates.
+// client.Config of the chosen context. A certificate-authority file is
+// read now; a tokenFile, client-certificate and client-key are checked to
+// exist and left to the client as paths, which it reads again as they
+// rotate.
 func Load(opts Options) (client.Config, error) {
 	merged, err := LoadFiles(opts)
 	if err != nil {

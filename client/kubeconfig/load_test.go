@@ -2,6 +2,7 @@ package kubeconfig
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -40,6 +41,12 @@ clusters:
     certificate-authority: certs/ca.pem
     tls-server-name: api.dev
     proxy-url: http://proxy.example.com:3128
+    extensions:
+    - name: client.authentication.k8s.io/exec
+      extension:
+        audience: dev-cluster
+    - name: other.example.com/ext
+      extension: {ignored: true}
 users:
 - name: token-user
   user:
@@ -105,7 +112,11 @@ func TestLoadEachCredentialKind(t *testing.T) {
 	}{
 		{"", with(func(c *client.Config) { c.BearerToken = "tok-123"; c.Namespace = "team-a" })},
 		{"file", with(func(c *client.Config) { c.BearerTokenFile = filepath.Join(dir, "tok.txt") })},
-		{"cert", with(func(c *client.Config) { c.TLS.CertData = []byte("CERT"); c.TLS.KeyData = []byte("KEY") })},
+		{"cert", with(func(c *client.Config) {
+			// Paths, not contents: the client reads them again as they rotate.
+			c.TLS.CertFile = filepath.Join(dir, "certs/client.pem")
+			c.TLS.KeyFile = filepath.Join(dir, "certs/client-key.pem")
+		})},
 		{"data", with(func(c *client.Config) { c.TLS.CertData = []byte("cert"); c.TLS.KeyData = []byte("key") })},
 		{"basic", with(func(c *client.Config) { c.Username = "admin"; c.Password = "pw" })},
 		{"exec", with(func(c *client.Config) {
@@ -113,6 +124,8 @@ func TestLoadEachCredentialKind(t *testing.T) {
 				APIVersion: client.ExecAPIVersion, Command: filepath.Join(dir, "bin/plugin"),
 				Args: []string{"--cluster", "dev"}, Env: []client.ExecEnvVar{{Name: "A", Value: "b"}},
 				InstallHint: "get it", ProvideClusterInfo: true, InteractiveMode: "Never",
+				// the cluster's exec extension, as kubectl passes it
+				ClusterConfig: json.RawMessage(`{"audience":"dev-cluster"}`),
 			}
 		})},
 	}
@@ -205,6 +218,10 @@ contexts: [{name: x, context: {cluster: c}}]`, "x", []string{"clusters[c].cluste
 clusters: [{name: c, cluster: {server: https://s}}]
 users: [{name: u, user: {client-certificate-data: Y2VydA==, client-key: /no/key.pem}}]
 contexts: [{name: x, context: {cluster: c, user: u}}]`, "x", []string{"users[u].user.client-key"}},
+		{"cert file that is a folder", `
+clusters: [{name: c, cluster: {server: https://s}}]
+users: [{name: u, user: {client-certificate: /, client-key-data: a2V5}}]
+contexts: [{name: x, context: {cluster: c, user: u}}]`, "x", []string{"users[u].user.client-certificate", "is a directory"}},
 		{"cert without key", `
 clusters: [{name: c, cluster: {server: https://s}}]
 users: [{name: u, user: {client-certificate-data: Y2VydA==}}]

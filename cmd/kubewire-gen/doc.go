@@ -208,7 +208,9 @@
 // namespace). Markers count where controller-gen reads them: in the
 // package doc comment and in comment groups at the top level of a file
 // that are not a declaration's doc comment (kubebuilder's block above
-// Reconcile, a blank line above its doc comment). Flags:
+// Reconcile, a blank line above its doc comment). A marker elsewhere (in
+// a doc comment, in a function body) makes no rule, as with
+// controller-gen, and the run prints a warning with its place. Flags:
 //
 //	-dir DIR            where role.yaml goes (default: config/rbac in the module root)
 //	-role-name NAME     the roles' name (default manager-role, kubebuilder's)

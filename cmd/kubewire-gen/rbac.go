@@ -25,6 +25,8 @@ type rbacOptions struct {
 	roleName string
 	fileName string
 	header   string
+	// warn, when set, is told of each marker the run does not read.
+	warn func(string)
 }
 
 // runRBAC is `kubewire-gen rbac [flags] packages...`.
@@ -58,6 +60,7 @@ func runRBAC(args []string, stderr io.Writer) error {
 		}
 		o.header = string(b)
 	}
+	o.warn = func(msg string) { fmt.Fprintln(stderr, "kubewire-gen rbac: warning:", msg) }
 	out, err := generateRBAC(o)
 	if err != nil {
 		return err
@@ -96,6 +99,11 @@ func generateRBAC(o rbacOptions) (*output, error) {
 			return nil, err
 		}
 		rules = append(rules, rs...)
+		if o.warn != nil {
+			for _, at := range rbac.Unread(fset, files) {
+				o.warn(at + ": this +kubebuilder:rbac marker is not read (nor by controller-gen): it is in a declaration's doc comment or body; put it in a comment of its own, with a blank line between it and the declaration")
+			}
+		}
 	}
 	dir := o.outDir
 	switch {

@@ -81,6 +81,33 @@ func Collect(fset *token.FileSet, files []*ast.File) ([]Rule, error) {
 	return rules, nil
 }
 
+// Unread returns the place of each +kubebuilder:rbac marker that Collect
+// does not read, as controller-gen does not: those in a declaration's doc
+// comment (directly above func main or Reconcile, with no blank line) or
+// inside a declaration. They make no rule, so a run that finds only them
+// writes no role; the caller warns about each.
+func Unread(fset *token.FileSet, files []*ast.File) []string {
+	var out []string
+	for _, f := range files {
+		read := map[*ast.CommentGroup]bool{}
+		for _, cg := range packageLevel(f) {
+			read[cg] = true
+		}
+		for _, cg := range f.Comments {
+			if read[cg] {
+				continue
+			}
+			for _, c := range cg.List {
+				text := strings.TrimSpace(strings.TrimPrefix(c.Text, "//"))
+				if strings.HasPrefix(text, "+"+markers.RBAC+":") || text == "+"+markers.RBAC {
+					out = append(out, fset.Position(c.Pos()).String())
+				}
+			}
+		}
+	}
+	return out
+}
+
 // packageLevel returns f's comment groups that hold package-level
 // markers: the package doc, and every group outside the declarations
 // that is not a declaration's doc comment.
