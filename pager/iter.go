@@ -70,11 +70,14 @@ func (p *Pager[T]) Pages(ctx context.Context) iter.Seq2[*Page[T], error] {
 // zero item and ends the iteration, except one matching ErrRestarted: it
 // is yielded when a list starts over after items were handed over, and
 // the items of the new snapshot follow if the loop goes on. Items belong
-// to the caller.
+// to the caller. ctx is checked before each item: once it ends, its
+// error is yielded and ends the iteration, even in the middle of a page
+// already fetched.
 func (p *Pager[T]) Items(ctx context.Context) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		var zero T
 		seen := 0
+		done := ctx.Done() // nil for a ctx that never ends: the select below costs nothing then
 		for pg, err := range p.Pages(ctx) {
 			if err != nil {
 				yield(zero, err)
@@ -87,6 +90,12 @@ func (p *Pager[T]) Items(ctx context.Context) iter.Seq2[T, error] {
 				seen = 0
 			}
 			for i, it := range pg.Items {
+				select {
+				case <-done:
+					yield(zero, fmt.Errorf("pager: %w", ctx.Err()))
+					return
+				default:
+				}
 				// The page is not the caller's here: drop each item once
 				// handed over, so that it lives only as long as the
 				// caller keeps it.

@@ -336,3 +336,31 @@ func readAheadName(n int) string {
 	}
 	return "readahead=" + string(rune('0'+n))
 }
+
+// TestItemsStopAtCancel: a ctx ended in the loop body ends the iteration
+// at the next item with ctx's error, not at the end of the page already
+// fetched (a user reported 1,000 items after a cancel at the 750th).
+func TestItemsStopAtCancel(t *testing.T) {
+	for _, readAhead := range []int{ReadAheadOff, 2} {
+		t.Run(readAheadName(readAhead), func(t *testing.T) {
+			m := &memList{n: 2000}
+			p := mustNew(t, m.list, Options{PageSize: 500, ReadAhead: readAhead})
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			items := 0
+			var last error
+			for _, err := range p.Items(ctx) {
+				if err != nil {
+					last = err
+					break
+				}
+				if items++; items == 750 {
+					cancel()
+				}
+			}
+			if items != 750 || !errors.Is(last, context.Canceled) {
+				t.Errorf("%d items, then %v; want 750 items, then context.Canceled", items, last)
+			}
+		})
+	}
+}
