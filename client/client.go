@@ -167,8 +167,8 @@ func (c *Client) Namespace() string {
 // Host is the server's base URL.
 func (c *Client) Host() string { return c.base.String() }
 
-// Logger is Config.Logger, else the logger Inherit gave, else a logger
-// that discards everything. Informers and reflectors built on this
+// Logger is Config.Logger, else the logger Inherit gave, else
+// slog.Default() as it was when New ran. Informers and reflectors built on this
 // Client log through it unless told otherwise, so one logger serves the
 // whole program.
 func (c *Client) Logger() *slog.Logger { return c.obs.logger() }

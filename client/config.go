@@ -142,8 +142,10 @@ type Config struct {
 	// WarningHandler receives the server's Warning headers. Nil logs each
 	// distinct warning once through Logger at level Warn.
 	WarningHandler WarningHandler
-	// Logger receives the client's log lines; nil discards them (until
-	// Client.Inherit gives it one: package manager gives its own).
+	// Logger receives the client's log lines (the server's warnings among
+	// them); nil is slog.Default(), until Client.Inherit gives it one
+	// (package manager gives its own). slog.New(slog.DiscardHandler)
+	// silences them.
 	Logger *slog.Logger
 	// Metrics is told about every request (nil: nothing is measured,
 	// until Client.Inherit gives it metrics).

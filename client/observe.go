@@ -35,7 +35,7 @@ func newObserver(cfg *Config) *observer {
 	o := &observer{ownLog: cfg.Logger != nil, ownMetrics: cfg.Metrics != nil}
 	l := cfg.Logger
 	if l == nil {
-		l = slog.New(slog.DiscardHandler)
+		l = slog.Default() // logs on by default, as client-go's klog is
 	}
 	o.log.Store(l)
 	if cfg.Metrics != nil {

@@ -86,9 +86,9 @@ type Options struct {
 	// Logger gets the controller's log lines: errors and panics at
 	// Error (once per failed Reconcile, with the Request and its
 	// reconcileID), slow read-your-writes waits at Warn. Reconcile gets
-	// it, with the Request's fields, from Logger(ctx). Nil discards
-	// them, unless a manager runs the controller: then its logger is
-	// used (SetDefaults).
+	// it, with the Request's fields, from Logger(ctx). Nil is the
+	// manager's logger when a manager runs the controller (SetDefaults),
+	// else slog.Default(); slog.New(slog.DiscardHandler) silences them.
 	Logger *slog.Logger
 }
 
@@ -132,7 +132,7 @@ func (o Options) withDefaults() Options {
 		o.ReadYourWritesTimeout = DefaultReadYourWritesTimeout
 	}
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = slog.Default()
 	}
 	return o
 }

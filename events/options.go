@@ -76,7 +76,8 @@ type Options struct {
 	// FlushTimeout bounds the writes left when Run's ctx ends (5s).
 	FlushTimeout time.Duration
 
-	// Logger gets the recorder's log lines; nil discards them.
+	// Logger gets the recorder's log lines; nil is slog.Default()
+	// (slog.New(slog.DiscardHandler) silences them).
 	Logger *slog.Logger
 }
 
@@ -96,7 +97,7 @@ func (o Options) withDefaults() Options {
 	setDefault(&o.WriteTimeout, 10*time.Second)
 	setDefault(&o.FlushTimeout, 5*time.Second)
 	if o.Logger == nil {
-		o.Logger = slog.New(slog.DiscardHandler)
+		o.Logger = slog.Default()
 	}
 	return o
 }

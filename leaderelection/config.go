@@ -76,7 +76,8 @@ type Config struct {
 
 	// Callbacks are called as leadership changes.
 	Callbacks Callbacks
-	// Logger gets the elector's log lines; nil discards them.
+	// Logger gets the elector's log lines; nil is slog.Default()
+	// (slog.New(slog.DiscardHandler) silences them).
 	Logger *slog.Logger
 }
 
@@ -114,7 +115,7 @@ func (c Config) withDefaults() Config {
 		c.RetryPeriod = DefaultRetryPeriod
 	}
 	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
+		c.Logger = slog.Default()
 	}
 	return c
 }

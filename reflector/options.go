@@ -129,7 +129,8 @@ type Options struct {
 	// again when its error changes), an Info record when it ends, and
 	// debug records of transitions and waits. Default: the logger of the
 	// source's Client (Resource.Client().Logger()) when the source has
-	// one, so that one logger serves the whole program; otherwise none.
+	// one, so that one logger serves the whole program; otherwise
+	// slog.Default().
 	Logger *slog.Logger
 }
 

@@ -169,7 +169,7 @@ func loggerOf(src any, log *slog.Logger) *slog.Logger {
 			return c.Logger()
 		}
 	}
-	return slog.New(slog.DiscardHandler)
+	return slog.Default()
 }
 
 // State returns the state the Reflector is in.

@@ -76,7 +76,8 @@ type Config struct {
 	// is cancelled and the slots are kept until a later drain succeeds.
 	DrainTimeout time.Duration
 
-	// Logger gets the member's log lines; nil discards them.
+	// Logger gets the member's log lines; nil is slog.Default()
+	// (slog.New(slog.DiscardHandler) silences them).
 	Logger *slog.Logger
 }
 
@@ -118,7 +119,7 @@ func (c Config) withDefaults() Config {
 		c.DrainTimeout = c.LeaseDuration
 	}
 	if c.Logger == nil {
-		c.Logger = slog.New(slog.DiscardHandler)
+		c.Logger = slog.Default()
 	}
 	return c
 }
