@@ -149,3 +149,26 @@ func TestInherit(t *testing.T) {
 		t.Error("Inherit replaced the Config's metrics")
 	}
 }
+
+// TestNilLoggerIsSlogDefault: a Client made without a logger, and not
+// given one by Inherit, logs the server's warnings through slog.Default()
+// (before, it discarded them). Not parallel: it sets slog's default.
+func TestNilLoggerIsSlogDefault(t *testing.T) {
+	var out bytes.Buffer
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&out, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+
+	_, c := startFake(t, fake.Options{}, Config{})
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "v1", "kind": "ConfigMap",
+		"metadata": map[string]any{"generateName": "w-", "namespace": "default"},
+		"bogus":    true,
+	}}
+	if _, err := Dynamic(c, GroupVersionResource{Version: "v1", Resource: "configmaps"}).Namespace("default").Create(context.Background(), obj, CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), `unknown field \"bogus\"`) {
+		t.Errorf("slog.Default() did not get the server's warning; it has:\n%s", out.String())
+	}
+}

@@ -166,3 +166,46 @@ func TestSetDefaultsKeepsOptions(t *testing.T) {
 		}
 	})
 }
+
+// TestNilLoggerIsSlogDefault: a controller made without a logger and run
+// without a manager logs a failed Reconcile through slog.Default() (before,
+// it discarded the line). Not parallel: it sets slog's default.
+func TestNilLoggerIsSlogDefault(t *testing.T) {
+	var sink jsonLines
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewJSONHandler(&sink, nil)))
+	t.Cleanup(func() { slog.SetDefault(prev) })
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		create(t, e.direct, configMap("ns-a", "a", "1"))
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "ns-a"})
+		retried := make(chan struct{})
+		calls := 0
+		ctl := newController(t, "quiet", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+			if calls++; calls == 1 {
+				return controller.Result{}, errors.New("first attempt fails")
+			}
+			if calls == 2 {
+				close(retried)
+			}
+			return controller.Result{}, nil
+		}), controller.Options{Queue: fastQueue})
+		stopFactory := running(t, f.Run)
+		defer stopFactory()
+		stop := running(t, ctl.Run)
+		<-retried
+		if err := stop(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	var failed int
+	for _, r := range sink.records(t) {
+		if r["msg"] == "controller: reconcile failed" && r["error"] == "first attempt fails" && r["controller"] == "quiet" {
+			failed++
+		}
+	}
+	if failed != 1 {
+		t.Errorf("slog.Default() got %d 'reconcile failed' lines, want 1; it has:\n%s", failed, sink.buf.String())
+	}
+}
