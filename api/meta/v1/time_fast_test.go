@@ -46,3 +46,26 @@ func TestParseSecondsUTCTakesTheServerForm(t *testing.T) {
 		}
 	}
 }
+
+// Every day of the years around the epoch, the leap centuries and both
+// ends of the range reads as time.Parse reads it, at a second of the day
+// that moves with the day.
+func TestParseSecondsUTCEveryDay(t *testing.T) {
+	for _, years := range [][2]int{{0, 4}, {1599, 1601}, {1899, 1901}, {1968, 2104}, {9996, 9999}} {
+		for day := time.Date(years[0], 1, 1, 0, 0, 0, 0, time.UTC); day.Year() <= years[1]; day = day.AddDate(0, 0, 1) {
+			at := day.Add(time.Duration(day.YearDay()*997%86400) * time.Second)
+			s := at.Format(time.RFC3339)
+			got, ok := parseSecondsUTC([]byte(s))
+			if !ok {
+				t.Fatalf("%q does not take the fast path", s)
+			}
+			want, err := time.Parse(time.RFC3339, s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want = want.UTC(); got != want {
+				t.Fatalf("parseSecondsUTC(%q) = %#v, time.Parse gives %#v", s, got, want)
+			}
+		}
+	}
+}
