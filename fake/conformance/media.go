@@ -5,6 +5,7 @@ import (
 	"net/url"
 	"strings"
 
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 )
@@ -70,6 +71,79 @@ func mediaScenarios() []scenario {
 			resp.Body.Close()
 			if resp.Header.Get("Content-Encoding") != "gzip" {
 				c.t.Errorf("Content-Encoding %q for a %d KiB list", resp.Header.Get("Content-Encoding"), 3*64)
+			}
+		}},
+		{"YAMLRequestBody", func(c *client) {
+			name := c.name("y")
+			body := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  k: v\n"
+			r := c.expect(c.do(req{method: "POST", path: c.cmPath(""), contentType: "application/yaml", accept: "application/yaml", body: body}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(name)}) })
+			if r.contentType() != "application/yaml" || !strings.Contains(string(r.body), "name: "+name) || !strings.Contains(string(r.body), "kind: ConfigMap") {
+				c.t.Errorf("%s:\n%s", r.contentType(), r.body)
+			}
+			got := c.expect(c.do(req{method: "GET", path: c.cmPath(name)}), http.StatusOK).obj(c.t)
+			if field(got, "data", "k") != "v" {
+				c.t.Errorf("stored data %s", field(got, "data"))
+			}
+		}},
+		{"ProtobufRequestBody", func(c *client) {
+			name := c.name("p")
+			cm := &corev1.ConfigMap{Data: map[string]string{"k": "v"}}
+			cm.Name = name
+			body, err := codec.EncodeProtobuf("v1", "ConfigMap", cm)
+			if err != nil {
+				c.t.Fatal(err)
+			}
+			r := c.expect(c.do(req{method: "POST", path: c.cmPath(""), contentType: codec.MediaTypeProtobuf, accept: "application/json", body: body}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(name)}) })
+			if !strings.HasPrefix(r.contentType(), "application/json") {
+				c.t.Errorf("answer in %s, want JSON", r.contentType())
+			}
+			if got := r.obj(c.t); field(got, "metadata", "name") != name || field(got, "data", "k") != "v" || field(got, "kind") != "ConfigMap" {
+				c.t.Errorf("answer %s", r.body)
+			}
+			// A body without the protobuf envelope's magic number is refused.
+			bad := c.do(req{method: "POST", path: c.cmPath(""), contentType: codec.MediaTypeProtobuf, accept: "application/json", body: body[4:]})
+			if bad.code/100 != 4 {
+				c.t.Errorf("a body without the magic number answered %d", bad.code)
+			}
+		}},
+		{"CustomResourceDefaultTable", func(c *client) {
+			if c.target.Widgets == "" {
+				c.t.Skip("target has no Widget custom resource")
+			}
+			name := c.name("w")
+			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
+			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			for _, path := range []string{c.target.Widgets, c.target.Widgets + "/" + name} {
+				r := c.expect(c.do(req{method: "GET", path: path, accept: codec.AcceptTable}), http.StatusOK).obj(c.t)
+				if field(r, "kind") != "Table" {
+					c.t.Fatalf("%s: kind %s", path, field(r, "kind"))
+				}
+				cols, _ := r["columnDefinitions"].([]any)
+				var names []string
+				for _, col := range cols {
+					m, _ := col.(map[string]any)
+					names = append(names, field(m, "name")+":"+field(m, "type"))
+				}
+				if strings.Join(names, ",") != "Name:string,Age:date" {
+					c.t.Errorf("%s: columns %v", path, names)
+				}
+			}
+		}},
+		{"SmallResponsesAreNotCompressed", func(c *client) {
+			name := c.name("s")
+			c.createCM(name, nil, map[string]string{"k": "v"})
+			hr := c.newRequest(req{method: "GET", path: c.cmPath(name)})
+			hr.Header.Set("Accept-Encoding", "gzip")
+			resp, err := c.target.Client.Do(hr)
+			if err != nil {
+				c.t.Fatal(err)
+			}
+			resp.Body.Close()
+			if ce := resp.Header.Get("Content-Encoding"); ce != "" {
+				c.t.Errorf("Content-Encoding %q for a small object", ce)
 			}
 		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {

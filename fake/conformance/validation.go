@@ -1,0 +1,74 @@
+package conformance
+
+import (
+	"net/http"
+	"strings"
+)
+
+// validationScenarios check "Field validation" of the API concepts beyond
+// FieldValidation: duplicate fields, the Ignore level, patches, and a
+// wrongly typed field that fails whatever the level.
+func validationScenarios() []scenario {
+	return []scenario{
+		{"DuplicateFields", func(c *client) {
+			name := c.name("d")
+			body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `"},"data":{"k":"1"},"data":{"k":"2"}}`
+			st := c.statusOf(c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=Strict", contentType: "application/json", body: body}), http.StatusBadRequest, "BadRequest")
+			if !strings.Contains(field(st, "message"), `duplicate field "data"`) {
+				c.t.Errorf("Strict message %q", field(st, "message"))
+			}
+			r := c.expect(c.do(req{method: "POST", path: c.cmPath(""), contentType: "application/json", body: body}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(name)}) })
+			if w := r.header.Values("Warning"); len(w) != 1 || !strings.Contains(w[0], `duplicate field \"data\"`) {
+				c.t.Errorf("Warning headers %q", w)
+			}
+			if got := field(r.obj(c.t), "data", "k"); got != "2" {
+				c.t.Errorf("data.k %q, want the last duplicate's 2", got)
+			}
+		}},
+		{"FieldValidationIgnore", func(c *client) {
+			name := c.name("i")
+			body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `"},"bogus":1,"data":{"k":"1"}}`
+			r := c.expect(c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=Ignore", contentType: "application/json", body: body}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(name)}) })
+			if w := r.header.Values("Warning"); len(w) != 0 {
+				c.t.Errorf("Warning headers %q with fieldValidation=Ignore", w)
+			}
+			if _, ok := r.obj(c.t)["bogus"]; ok {
+				c.t.Errorf("unknown field kept: %s", r.body)
+			}
+		}},
+		{"FieldValidationStrictListsEveryField", func(c *client) {
+			body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + c.name("s") + `","bogus1":1},"bogus2":2}`
+			st := c.statusOf(c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=Strict", contentType: "application/json", body: body}), http.StatusBadRequest, "BadRequest")
+			msg := field(st, "message")
+			if !strings.Contains(msg, `unknown field "metadata.bogus1"`) || !strings.Contains(msg, `unknown field "bogus2"`) {
+				c.t.Errorf("message %q does not name both fields", msg)
+			}
+		}},
+		{"FieldValidationOnPatch", func(c *client) {
+			name := c.name("p")
+			c.createCM(name, nil, map[string]string{"k": "1"})
+			// The spec says 400; kube-apiserver v1.36.3 refuses a patch
+			// whose result has an unknown field with a 422 on "patch".
+			st := c.statusOf(c.do(req{method: "PATCH", path: c.cmPath(name) + "?fieldValidation=Strict", contentType: "application/merge-patch+json", body: `{"bogus":1}`}), http.StatusUnprocessableEntity, "Invalid")
+			if !strings.Contains(field(st, "message"), `strict decoding error: unknown field "bogus"`) || !strings.Contains(field(st, "details", "causes"), `"field":"patch"`) {
+				c.t.Errorf("Strict patch message %q", field(st, "message"))
+			}
+			r := c.expect(c.do(req{method: "PATCH", path: c.cmPath(name), contentType: "application/merge-patch+json", body: `{"bogus":1,"data":{"k":"2"}}`}), http.StatusOK)
+			if w := r.header.Get("Warning"); !strings.Contains(w, `unknown field \"bogus\"`) {
+				c.t.Errorf("Warning header %q", w)
+			}
+		}},
+		{"WrongTypeFailsAtEveryLevel", func(c *client) {
+			body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + c.name("t") + `"},"bogus":1,"data":{"k":1}}`
+			for _, level := range []string{"Ignore", "Warn", "Strict"} {
+				r := c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=" + level, contentType: "application/json", body: body})
+				st := c.statusOf(r, http.StatusBadRequest, "BadRequest")
+				if strings.Contains(field(st, "message"), "bogus") {
+					c.t.Errorf("%s: message names the unknown field: %q", level, field(st, "message"))
+				}
+			}
+		}},
+	}
+}
