@@ -146,6 +146,46 @@ func mediaScenarios() []scenario {
 				c.t.Errorf("Content-Encoding %q for a small object", ce)
 			}
 		}},
+		{"JSONBodyEndingsAndPretty", func(c *client) {
+			// kube-apiserver ends compact JSON with a newline and indents
+			// by two spaces, without one, when asked (pretty=true, or a
+			// curl, Wget or browser User-Agent unless pretty says no).
+			// /version is always indented.
+			name := c.name("p")
+			c.createCM(name, nil, map[string]string{"k": "v"})
+			const indented = "{\n  \"kind\": "
+			for _, tt := range []struct {
+				what, path, userAgent string
+				pretty                bool
+			}{
+				{"object", c.cmPath(name), "", false},
+				{"object pretty=true", c.cmPath(name) + "?pretty=true", "", true},
+				{"object from curl", c.cmPath(name), "curl/8.5.0", true},
+				{"object from curl, pretty=false", c.cmPath(name) + "?pretty=false", "curl/8.5.0", false},
+				{"list pretty=1", c.cmPath("") + "?pretty=1&limit=1", "", true},
+				{"Status", c.cmPath(c.name("none")), "", false},
+				{"Status pretty", c.cmPath(c.name("none")) + "?pretty=true", "", true},
+				{"discovery", "/api/v1", "", false},
+				{"discovery pretty", "/api/v1?pretty=true", "", true},
+			} {
+				hdr := http.Header{}
+				if tt.userAgent != "" {
+					hdr.Set("User-Agent", tt.userAgent)
+				}
+				r := c.do(req{method: "GET", path: tt.path, header: hdr})
+				body := string(r.body)
+				if tt.pretty && (!strings.HasPrefix(body, indented) || strings.HasSuffix(body, "\n")) {
+					c.t.Errorf("%s: want two-space indentation and no final newline, got %q...%q", tt.what, head(body), tail(body))
+				}
+				if !tt.pretty && (strings.Contains(body, "\n  ") || !strings.HasSuffix(body, "}\n")) {
+					c.t.Errorf("%s: want compact JSON ending with a newline, got %q...%q", tt.what, head(body), tail(body))
+				}
+			}
+			v := string(c.expect(c.do(req{method: "GET", path: "/version"}), http.StatusOK).body)
+			if !strings.HasPrefix(v, "{\n  \"major\": ") || !strings.HasSuffix(v, "\"\n}") {
+				c.t.Errorf("/version %q...%q, want it indented", head(v), tail(v))
+			}
+		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {
 			if c.target.Widgets == "" {
 				c.t.Skip("target has no Widget custom resource")
@@ -166,3 +206,7 @@ func mediaScenarios() []scenario {
 		}},
 	}
 }
+
+func head(s string) string { return s[:min(len(s), 24)] }
+
+func tail(s string) string { return s[max(0, len(s)-8):] }

@@ -2,6 +2,7 @@ package request
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -221,14 +222,27 @@ func WriteError(w http.ResponseWriter, req *http.Request, err error) {
 	h.Set("Cache-Control", "no-cache, private")
 	apierr.RetryAfterHeader(h, ae.RetryAfter)
 	w.WriteHeader(int(ae.Status.Code))
+	if isJSON(f.ContentType()) {
+		if wantsPretty(req) {
+			body = Indent(body)
+		} else if !bytes.HasSuffix(body, []byte("\n")) {
+			body = append(body, '\n')
+		}
+	}
 	_, _ = w.Write(body)
 }
 
 // BodyWriter streams a response body, gzip-compressed when the client
-// accepts it and the body is large enough, through a buffer.
+// accepts it and the body is large enough, through a buffer. A JSON body
+// ends as kube-apiserver's serializer ends it: with a newline, or indented
+// when the client asks for pretty output (the body is then held until
+// Close).
 type BodyWriter struct {
-	bw *bufio.Writer
-	gz *gzip.Writer
+	bw     *bufio.Writer
+	gz     *gzip.Writer
+	json   bool          // end the body with a newline
+	pretty *bytes.Buffer // the whole body, indented at Close
+	last   byte          // the last byte written
 }
 
 // StartBody writes the headers and returns the body writer; size is the
@@ -236,6 +250,17 @@ type BodyWriter struct {
 // or more (or of unknown size) are compressed for clients that accept
 // gzip.
 func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
+	b := startRaw(w, req, code, contentType, size, gzipThreshold)
+	if isJSON(contentType) {
+		b.json = true
+		if wantsPretty(req) {
+			b.pretty = new(bytes.Buffer)
+		}
+	}
+	return b
+}
+
+func startRaw(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	if h.Get("Cache-Control") == "" {
@@ -254,13 +279,30 @@ func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType s
 	return b
 }
 
-func (b *BodyWriter) Write(p []byte) (int, error) { return b.bw.Write(p) }
+func (b *BodyWriter) Write(p []byte) (int, error) {
+	if b.pretty != nil {
+		return b.pretty.Write(p)
+	}
+	if len(p) > 0 {
+		b.last = p[len(p)-1]
+	}
+	return b.bw.Write(p)
+}
 
-func (b *BodyWriter) WriteString(p string) (int, error) { return b.bw.WriteString(p) }
+func (b *BodyWriter) WriteString(p string) (int, error) { return b.Write([]byte(p)) }
 
-// Close flushes the buffer and the gzip stream.
+// Close ends a JSON body, flushes the buffer and the gzip stream.
 func (b *BodyWriter) Close() error {
-	err := b.bw.Flush()
+	var err error
+	switch {
+	case b.pretty != nil:
+		_, err = b.bw.Write(Indent(b.pretty.Bytes()))
+	case b.json && b.last != '\n':
+		err = b.bw.WriteByte('\n')
+	}
+	if ferr := b.bw.Flush(); err == nil {
+		err = ferr
+	}
 	if b.gz != nil {
 		if cerr := b.gz.Close(); err == nil {
 			err = cerr
@@ -281,9 +323,18 @@ func AcceptsGzip(req *http.Request) bool {
 	return false
 }
 
-// WriteBody answers with a complete body.
+// WriteBody answers with a complete body, a JSON one ended or indented
+// as StartBody says.
 func WriteBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
 	bw := StartBody(w, req, code, contentType, len(body), gzipThreshold)
+	_, _ = bw.Write(body)
+	_ = bw.Close()
+}
+
+// WriteRawBody answers with a complete body written as it is (OpenAPI
+// documents, which kube-apiserver serves as stored).
+func WriteRawBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
+	bw := startRaw(w, req, code, contentType, len(body), gzipThreshold)
 	_, _ = bw.Write(body)
 	_ = bw.Close()
 }
