@@ -139,6 +139,24 @@ func versionScenarios() []scenario {
 				c.t.Errorf("message %q does not name resourceVersionMatch", field(st, "message"))
 			}
 		}},
+		{"CreateWithResourceVersionIsRefused", func(c *client) {
+			// kube-apiserver's storage refuses a create that carries a
+			// resourceVersion with a bare 500, before it looks for the
+			// name; a dry run answers 201 with the version it was given.
+			name := c.name("rv")
+			body := map[string]any{"metadata": map[string]any{"name": name, "resourceVersion": "5"}}
+			st := c.statusOf(c.do(req{method: "POST", path: c.cmPath(""), body: body}), http.StatusInternalServerError, "")
+			if field(st, "message") != "resourceVersion should not be set on objects to be created" {
+				c.t.Errorf("message %q", field(st, "message"))
+			}
+			c.statusOf(c.do(req{method: "GET", path: c.cmPath(name)}), http.StatusNotFound, "NotFound")
+			dry := c.expect(c.do(req{method: "POST", path: c.cmPath("") + "?dryRun=All", body: body}), http.StatusCreated).obj(c.t)
+			if rvOf(dry) != "5" {
+				c.t.Errorf("dry-run create answered resourceVersion %q, want the given 5", rvOf(dry))
+			}
+			c.createCM(name, nil, nil)
+			c.statusOf(c.do(req{method: "POST", path: c.cmPath(""), body: body}), http.StatusInternalServerError, "")
+		}},
 		{"WatchFromZeroStartsWithState", func(c *client) {
 			// "Get State and Start at Any": synthetic ADDED events, then changes.
 			names := c.seed(2)
