@@ -3,6 +3,8 @@ package conformance
 import (
 	"net/http"
 	"strings"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // validationScenarios check "Field validation" of the API concepts beyond
@@ -24,6 +26,33 @@ func validationScenarios() []scenario {
 			}
 			if got := field(r.obj(c.t), "data", "k"); got != "2" {
 				c.t.Errorf("data.k %q, want the last duplicate's 2", got)
+			}
+		}},
+		{"YAMLDuplicateKeys", func(c *client) {
+			// A YAML body's duplicate keys are reported as kube-apiserver's
+			// YAML parser words them, with their line, before the other
+			// problems.
+			body := func(name string) string {
+				return "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\nbogus: 1\ndata:\n  a: \"1\"\n  a: \"2\"\n"
+			}
+			const dup = `line 8: key "a" already set in map`
+			st := c.statusOf(c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=Strict", contentType: "application/yaml", body: body(c.name("s"))}), http.StatusBadRequest, "BadRequest")
+			if want := "strict decoding error: yaml: unmarshal errors:\n  " + dup + `, unknown field "bogus"`; !strings.HasSuffix(field(st, "message"), want) {
+				c.t.Errorf("Strict message %q, want it to end with %q", field(st, "message"), want)
+			}
+			r := c.expect(c.do(req{method: "POST", path: c.cmPath(""), contentType: "application/yaml", body: body(c.name("w"))}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(c.name("w"))}) })
+			want := []string{`299 - "line 8: key \"a\" already set in map"`, `299 - "unknown field \"bogus\""`}
+			if diff := cmp.Diff(want, r.header.Values("Warning")); diff != "" {
+				c.t.Errorf("Warning headers (-want +got):\n%s", diff)
+			}
+			if got := field(r.obj(c.t), "data", "a"); got != "2" {
+				c.t.Errorf("data.a %q, want the last duplicate's 2", got)
+			}
+			r = c.expect(c.do(req{method: "POST", path: c.cmPath("") + "?fieldValidation=Ignore", contentType: "application/yaml", body: body(c.name("i"))}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(c.name("i"))}) })
+			if w := r.header.Values("Warning"); len(w) != 0 {
+				c.t.Errorf("Warning headers %q with fieldValidation=Ignore", w)
 			}
 		}},
 		{"FieldValidationIgnore", func(c *client) {

@@ -1,0 +1,27 @@
+package request
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestYAMLDuplicateKeys(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       []string
+	}{
+		{"none", "a: 1\nb: 2\n", nil},
+		{"top and nested", "a: 1\nm:\n  x: 1\n  x: 2\na: 3\n", []string{`line 4: key "x" already set in map`, `line 5: key "a" already set in map`}},
+		{"JSON is YAML", `{"a":1,"a":2}`, []string{`line 1: key "a" already set in map`}},
+		{"syntax error", "a: [1\n", nil},
+	}
+	for _, tt := range tests {
+		if diff := cmp.Diff(tt.want, yamlDuplicateKeys([]byte(tt.body))); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
+		}
+	}
+	if got, want := strictProblems([]string{"line 2: x", "line 3: y"}, []string{`unknown field "z"`}), "yaml: unmarshal errors:\n  line 2: x\n  line 3: y, unknown field \"z\""; got != want {
+		t.Errorf("strictProblems %q, want %q", got, want)
+	}
+}
