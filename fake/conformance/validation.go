@@ -54,6 +54,19 @@ func validationScenarios() []scenario {
 			if w := r.header.Values("Warning"); len(w) != 0 {
 				c.t.Errorf("Warning headers %q with fieldValidation=Ignore", w)
 			}
+			// An apply configuration: a 400 of its own wording under
+			// Strict, a warning under Warn.
+			name := c.name("a")
+			apply := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: " + name + "\ndata:\n  a: \"1\"\n  a: \"2\"\n"
+			st = c.statusOf(c.do(req{method: "PATCH", path: c.cmPath(name) + "?fieldManager=m&fieldValidation=Strict", contentType: "application/apply-patch+yaml", body: apply}), http.StatusBadRequest, "BadRequest")
+			if want := "error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 7: key \"a\" already set in map"; field(st, "message") != want {
+				c.t.Errorf("Strict apply message %q, want %q", field(st, "message"), want)
+			}
+			r = c.expect(c.do(req{method: "PATCH", path: c.cmPath(name) + "?fieldManager=m", contentType: "application/apply-patch+yaml", body: apply}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.cmPath(name)}) })
+			if diff := cmp.Diff([]string{`299 - "line 7: key \"a\" already set in map"`}, r.header.Values("Warning")); diff != "" {
+				c.t.Errorf("apply Warning headers (-want +got):\n%s", diff)
+			}
 		}},
 		{"FieldValidationIgnore", func(c *client) {
 			name := c.name("i")

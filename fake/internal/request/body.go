@@ -90,7 +90,7 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.Kind.Kind, msg, apierr.Summarize(body)))
 		}
 		d, unknown, err = r.DecodeJSON(j)
-		yamlKeys = yamlDuplicateKeys(body)
+		yamlKeys = YAMLDuplicateKeys(body)
 	default:
 		if aerr := checkSyntax(r, body); aerr != nil {
 			return nil, aerr

@@ -6,12 +6,12 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// yamlDuplicateKeys returns the problems kube-apiserver's strict YAML
+// YAMLDuplicateKeys returns the problems kube-apiserver's strict YAML
 // decoding reports for a body that names a mapping key twice, one per
 // key in document order ("line 8: key \"a\" already set in map"); nil
 // for a body without duplicates or one the strict parser cannot read
 // for another reason (the lenient conversion reports that).
-func yamlDuplicateKeys(body []byte) (problems []string) {
+func YAMLDuplicateKeys(body []byte) (problems []string) {
 	defer func() {
 		// The YAML parser is not ours: a parser bug on a request body
 		// must not take the server down.

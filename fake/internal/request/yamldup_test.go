@@ -17,7 +17,7 @@ func TestYAMLDuplicateKeys(t *testing.T) {
 		{"syntax error", "a: [1\n", nil},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, yamlDuplicateKeys([]byte(tt.body))); diff != "" {
+		if diff := cmp.Diff(tt.want, YAMLDuplicateKeys([]byte(tt.body))); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tt.name, diff)
 		}
 	}
