@@ -68,6 +68,31 @@ func validationScenarios() []scenario {
 				c.t.Errorf("apply Warning headers (-want +got):\n%s", diff)
 			}
 		}},
+		{"FieldProblemsOrder", func(c *client) {
+			// A built-in kind's strict decoder reports unknown and
+			// duplicate fields in document order; a custom resource's
+			// duplicates come before its unknown (pruned) fields.
+			warnings := func(path, body string) []string {
+				r := c.expect(c.do(req{method: "POST", path: path + "?dryRun=All", contentType: "application/json", body: body}), http.StatusCreated)
+				return r.header.Values("Warning")
+			}
+			const dup, unknown = `299 - "duplicate field \"data.a\""`, `299 - "unknown field \"bogus\""`
+			meta := `"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + c.name("o") + `"}`
+			if diff := cmp.Diff([]string{dup, unknown}, warnings(c.cmPath(""), `{`+meta+`,"data":{"a":"1","a":"2"},"bogus":1}`)); diff != "" {
+				c.t.Errorf("duplicate first (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff([]string{unknown, dup}, warnings(c.cmPath(""), `{`+meta+`,"bogus":1,"data":{"a":"1","a":"2"}}`)); diff != "" {
+				c.t.Errorf("unknown first (-want +got):\n%s", diff)
+			}
+			if c.target.Widgets == "" {
+				return
+			}
+			w := `{"apiVersion":"example.com/v1","kind":"Widget","metadata":{"name":"` + c.name("w") + `"},"top":1,"spec":{"a":1,"a":2}}`
+			want := []string{`299 - "duplicate field \"spec.a\""`, `299 - "unknown field \"top\""`}
+			if diff := cmp.Diff(want, warnings(c.target.Widgets, w)); diff != "" {
+				c.t.Errorf("custom resource (-want +got):\n%s", diff)
+			}
+		}},
 		{"FieldValidationIgnore", func(c *client) {
 			name := c.name("i")
 			body := `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"` + name + `"},"bogus":1,"data":{"k":"1"}}`

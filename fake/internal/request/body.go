@@ -110,7 +110,14 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 	if r.Custom {
 		unknown = append(unknown, unservedVersionFields(r, d, body, served)...)
 	}
-	if problems := append(QuoteUnknown(unknown), quoteDuplicates(dups)...); len(problems)+len(yamlKeys) > 0 {
+	// A custom resource's body is checked for duplicates before its
+	// unknown fields are pruned; a built-in kind's strict decoder meets
+	// both in document order.
+	problems := append(quoteDuplicates(dups), QuoteUnknown(unknown)...)
+	if !r.Custom && len(dups) > 0 && len(unknown) > 0 {
+		problems = inDocumentOrder(body, unknown, dups)
+	}
+	if len(problems)+len(yamlKeys) > 0 {
 		switch level {
 		case ValidationStrict:
 			return nil, CannotHandle(r, fmt.Errorf("strict decoding error: %s", strictProblems(yamlKeys, problems)))
