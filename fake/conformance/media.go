@@ -56,6 +56,10 @@ func mediaScenarios() []scenario {
 		{"NotAcceptable", func(c *client) {
 			r := c.do(req{method: "GET", path: c.cmPath(""), accept: "text/html"})
 			c.statusOf(r, http.StatusNotAcceptable, "NotAcceptable")
+			// A Status in no media type the client accepts is indented JSON.
+			if !strings.HasPrefix(string(r.body), "{\n  \"kind\": \"Status\"") {
+				c.t.Errorf("body %q, want indented JSON", head(string(r.body)))
+			}
 		}},
 		{"Gzip", func(c *client) {
 			big := strings.Repeat("x", 64<<10)
@@ -184,6 +188,60 @@ func mediaScenarios() []scenario {
 			v := string(c.expect(c.do(req{method: "GET", path: "/version"}), http.StatusOK).body)
 			if !strings.HasPrefix(v, "{\n  \"major\": ") || !strings.HasSuffix(v, "\"\n}") {
 				c.t.Errorf("/version %q...%q, want it indented", head(v), tail(v))
+			}
+		}},
+		{"TableIncludeObject", func(c *client) {
+			// includeObject chooses what a Table's rows carry; another
+			// value is a 400 kube-apiserver writes in indented JSON
+			// whatever the request asks.
+			c.seed(1)
+			q := url.Values{"labelSelector": {c.setSelector()}}
+			for include, want := range map[string]string{"None": "", "Metadata": "PartialObjectMetadata", "Object": "ConfigMap"} {
+				q.Set("includeObject", include)
+				r := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: codec.AcceptTable}), http.StatusOK).obj(c.t)
+				rows, _ := r["rows"].([]any)
+				if len(rows) != 1 {
+					c.t.Fatalf("includeObject=%s: %d rows", include, len(rows))
+				}
+				if got := field(rows[0].(map[string]any), "object", "kind"); got != want {
+					c.t.Errorf("includeObject=%s: row object kind %q, want %q", include, got, want)
+				}
+			}
+			q.Set("includeObject", "Everything")
+			// The Status comes in what the client accepts, else in JSON
+			// indented (as every Status kube-apiserver cannot negotiate).
+			for _, tt := range []struct {
+				accept   string
+				indented bool
+			}{
+				{codec.AcceptTable, false},
+				{"application/json;as=Table;g=meta.k8s.io;v=v1", true},
+				{"application/yaml;as=Table;g=meta.k8s.io;v=v1", true},
+			} {
+				r := c.do(req{method: "GET", path: c.listPath(q), accept: tt.accept})
+				st := c.statusOf(r, http.StatusBadRequest, "BadRequest")
+				if want := `Unable to convert to Table as requested: includeObject: Invalid value: "Everything": must be 'Metadata', 'Object', 'None', or empty`; field(st, "message") != want {
+					c.t.Errorf("message %q", field(st, "message"))
+				}
+				if got := strings.HasPrefix(string(r.body), "{\n  \"kind\": \"Status\""); got != tt.indented || r.contentType() != "application/json" {
+					c.t.Errorf("Accept %s: %s body %q, want indented %v", tt.accept, r.contentType(), head(string(r.body)), tt.indented)
+				}
+			}
+		}},
+		{"TableAndMetadataInYAML", func(c *client) {
+			// Tables and PartialObjectMetadata are served in YAML too.
+			names := c.seed(1)
+			q := url.Values{"labelSelector": {c.setSelector()}}
+			for _, tt := range []struct{ path, as, kind string }{
+				{c.listPath(q), "Table", "Table"},
+				{c.cmPath(names[0]), "Table", "Table"},
+				{c.listPath(q), "PartialObjectMetadataList", "PartialObjectMetadataList"},
+				{c.cmPath(names[0]), "PartialObjectMetadata", "PartialObjectMetadata"},
+			} {
+				r := c.expect(c.do(req{method: "GET", path: tt.path, accept: "application/yaml;as=" + tt.as + ";g=meta.k8s.io;v=v1"}), http.StatusOK)
+				if r.contentType() != "application/yaml" || !strings.Contains(string(r.body), "\nkind: "+tt.kind+"\n") || !strings.Contains(string(r.body), names[0]) {
+					c.t.Errorf("%s as %s: %s\n%s", tt.path, tt.as, r.contentType(), head(string(r.body)))
+				}
 			}
 		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {

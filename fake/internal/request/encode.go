@@ -26,9 +26,16 @@ func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string
 	switch out.As {
 	case AsTable:
 		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
+		if err == nil && out.Format == FormatYAML {
+			b, err = codec.JSONToYAML(b)
+			return b, codec.MediaTypeYAML, err
+		}
 		return b, codec.MediaTypeJSON, err
 	case AsPartial:
 		switch out.Format {
+		case FormatYAML:
+			y, err := codec.JSONToYAML(o.PartialJSON())
+			return y, codec.MediaTypeYAML, err
 		case FormatProtobuf:
 			return codec.EncodeEnvelope(object.MetaAPIVersion, AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
 		case FormatCBOR:
@@ -59,6 +66,9 @@ func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stor
 	switch {
 	case out.As == AsTable:
 		b, err := RenderTable(p, r, items, lm, out)
+		if err == nil && out.Format == FormatYAML {
+			b, err = codec.JSONToYAML(b)
+		}
 		if err != nil {
 			return err
 		}

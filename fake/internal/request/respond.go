@@ -6,6 +6,7 @@ import (
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -98,6 +99,9 @@ func offers(r *object.Resource, list, watch, refuseProtobuf, cbor bool) []codec.
 			out = append(out, cborT.As(partial).With(codec.ParamVersion, v))
 		}
 		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
+		if !watch {
+			out = append(out, yamlT.As(partial).With(codec.ParamVersion, v), yamlT.As(AsTable).With(codec.ParamVersion, v))
+		}
 	}
 	return out
 }
@@ -125,6 +129,13 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		return Output{}, notAcceptable(r.Custom, cbor)
 	}
 	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
+	if o.As == AsTable {
+		switch o.include {
+		case "", "None", "Metadata", "Object":
+		default:
+			return Output{}, apierr.BadRequest(fmt.Sprintf("Unable to convert to Table as requested: includeObject: Invalid value: %q: must be 'Metadata', 'Object', 'None', or empty", o.include))
+		}
+	}
 	switch {
 	case mt.IsProtobuf():
 		o.Format = FormatProtobuf
@@ -156,9 +167,19 @@ func PlainFormat(req *http.Request) Format { return statusFormat(req) }
 // statusFormat picks the encoding of a Status body: what the client
 // accepts among JSON, YAML and protobuf, else JSON.
 func statusFormat(req *http.Request) Format {
+	f, _ := negotiateStatus(req)
+	return f
+}
+
+// negotiateStatus is statusFormat, and whether the client accepts the
+// format (JSON is the fallback for one that accepts none).
+func negotiateStatus(req *http.Request) (Format, bool) {
+	if req.Header.Get("Accept") == "" {
+		return FormatJSON, true
+	}
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return FormatJSON
+		return FormatJSON, false
 	}
 	offered := []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")}
 	if CBORGate(req) {
@@ -167,15 +188,15 @@ func statusFormat(req *http.Request) Format {
 	mt, ok := codec.Negotiate(accept, offered)
 	switch {
 	case !ok:
-		return FormatJSON
+		return FormatJSON, false
 	case mt.IsProtobuf():
-		return FormatProtobuf
+		return FormatProtobuf, true
 	case mt.IsYAML():
-		return FormatYAML
+		return FormatYAML, true
 	case mt.IsCBOR():
-		return FormatCBOR
+		return FormatCBOR, true
 	}
-	return FormatJSON
+	return FormatJSON, true
 }
 
 // EncodeStatus encodes a Status in f.
@@ -215,7 +236,7 @@ func WriteError(w http.ResponseWriter, req *http.Request, err error) {
 		_, _ = io.WriteString(w, "404 page not found\n")
 		return
 	}
-	f := statusFormat(req)
+	f, negotiated := negotiateStatus(req)
 	body := EncodeStatus(&ae.Status, f)
 	h := w.Header()
 	h.Set("Content-Type", f.ContentType())
@@ -223,7 +244,9 @@ func WriteError(w http.ResponseWriter, req *http.Request, err error) {
 	apierr.RetryAfterHeader(h, ae.RetryAfter)
 	w.WriteHeader(int(ae.Status.Code))
 	if isJSON(f.ContentType()) {
-		if wantsPretty(req) {
+		// kube-apiserver indents the JSON it falls back to when the
+		// client accepts no media type a Status is served in.
+		if !negotiated || wantsPretty(req) {
 			body = Indent(body)
 		} else if !bytes.HasSuffix(body, []byte("\n")) {
 			body = append(body, '\n')
