@@ -244,6 +244,28 @@ func mediaScenarios() []scenario {
 				}
 			}
 		}},
+		{"PartialObjectMetadataVersions", func(c *client) {
+			// Metadata is served in the meta.k8s.io version asked for, and
+			// an empty metadata list has null items.
+			names := c.seed(1)
+			q := url.Values{"labelSelector": {c.setSelector()}}
+			for _, v := range []string{"v1", "v1beta1"} {
+				l := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=" + v}), http.StatusOK).obj(c.t)
+				items, _ := l["items"].([]any)
+				if field(l, "apiVersion") != "meta.k8s.io/"+v || len(items) != 1 || field(items[0].(map[string]any), "apiVersion") != "meta.k8s.io/"+v {
+					c.t.Errorf("%s list: apiVersion %s, items %v", v, field(l, "apiVersion"), items)
+				}
+				o := c.expect(c.do(req{method: "GET", path: c.cmPath(names[0]), accept: "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=" + v}), http.StatusOK).obj(c.t)
+				if field(o, "apiVersion") != "meta.k8s.io/"+v || field(o, "kind") != "PartialObjectMetadata" {
+					c.t.Errorf("%s object: %s %s", v, field(o, "apiVersion"), field(o, "kind"))
+				}
+			}
+			q.Set("labelSelector", c.setSelector()+",none=x")
+			r := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"}), http.StatusOK).obj(c.t)
+			if items, ok := r["items"]; !ok || items != nil {
+				c.t.Errorf("empty metadata list items %v (present %v), want null", items, ok)
+			}
+		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {
 			if c.target.Widgets == "" {
 				c.t.Skip("target has no Widget custom resource")
