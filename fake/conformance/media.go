@@ -266,6 +266,21 @@ func mediaScenarios() []scenario {
 				c.t.Errorf("empty metadata list items %v (present %v), want null", items, ok)
 			}
 		}},
+		{"CustomResourceListKeyOrder", func(c *client) {
+			// A custom resource list is an unstructured map on
+			// kube-apiserver: its keys come sorted.
+			if c.target.Widgets == "" {
+				c.t.Skip("target has no Widget custom resource")
+			}
+			name := c.name("w")
+			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
+			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
+			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			body := string(c.expect(c.do(req{method: "GET", path: c.target.Widgets + "?fieldSelector=metadata.name%3D" + name}), http.StatusOK).body)
+			if !strings.HasPrefix(body, `{"apiVersion":"example.com/v1","items":[{`) || !strings.Contains(body, `}],"kind":"WidgetList","metadata":{"continue":"","resourceVersion":"`) {
+				c.t.Errorf("list body %s", body)
+			}
+		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {
 			if c.target.Widgets == "" {
 				c.t.Skip("target has no Widget custom resource")

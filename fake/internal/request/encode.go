@@ -138,7 +138,13 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 		_, err := fmt.Fprintf(w, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":null}`+"\n", kind, apiVersion, meta)
 		return err
 	}
+	// kube-apiserver writes a custom resource list as an unstructured
+	// map, its keys in order: apiVersion, items, kind, metadata.
+	custom := r.Custom && out.As == ""
 	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
+	if custom {
+		head = fmt.Sprintf(`{"apiVersion":%q,"items":[`, apiVersion)
+	}
 	if _, err := io.WriteString(w, head); err != nil {
 		return err
 	}
@@ -152,7 +158,11 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 			return err
 		}
 	}
-	_, err = io.WriteString(w, "]}\n")
+	tail := "]}\n"
+	if custom {
+		tail = fmt.Sprintf("],\"kind\":%q,\"metadata\":%s}\n", kind, meta)
+	}
+	_, err = io.WriteString(w, tail)
 	return err
 }
 
