@@ -80,7 +80,8 @@ func scanFieldPaths(body []byte, visit func(path func() string, dup bool)) {
 	path := func() string {
 		var b strings.Builder
 		for _, s := range segs {
-			if b.Len() > 0 && s[0] != '[' {
+			// An empty key is a segment too (a body may use one).
+			if b.Len() > 0 && !strings.HasPrefix(s, "[") {
 				b.WriteByte('.')
 			}
 			b.WriteString(s)

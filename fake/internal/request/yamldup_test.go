@@ -25,3 +25,28 @@ func TestYAMLDuplicateKeys(t *testing.T) {
 		t.Errorf("strictProblems %q, want %q", got, want)
 	}
 }
+
+// FuzzFieldProblems feeds request bodies to the scans that word field
+// validation problems: none may panic, and ordering keeps every problem.
+func FuzzFieldProblems(f *testing.F) {
+	f.Add([]byte(`{"a":1,"a":2,"b":{"c":[{"d":1,"d":2}]}}`))
+	f.Add([]byte("a: 1\na: 2\nb:\n  - c: 1\n    c: 2\n"))
+	f.Add([]byte(`{"a":[1,{"b":`))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_ = YAMLDuplicateKeys(body)
+		dups := duplicateFieldPaths(body)
+		unknown := []string{"a", "b.c", "zz"}
+		if got := inDocumentOrder(body, unknown, dups); len(got) != len(unknown)+len(dups) {
+			t.Fatalf("%d problems from %d unknown and %d duplicates", len(got), len(unknown), len(dups))
+		}
+	})
+}
+
+// TestDuplicateEmptyKey: an empty key repeated below the top level once
+// made the path builder index an empty string (found by
+// FuzzFieldProblems).
+func TestDuplicateEmptyKey(t *testing.T) {
+	if got := duplicateFieldPaths([]byte(`{"data":{"":"1","":"2"}}`)); len(got) != 1 {
+		t.Errorf("duplicates %q, want one", got)
+	}
+}
