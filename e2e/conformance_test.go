@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"testing"
 
@@ -11,27 +12,8 @@ import (
 )
 
 // widgetCRD is the custom resource the conformance suite expects as
-// Target.Widgets: kind Widget, group example.com, version v1, namespaced.
-var widgetCRD = map[string]any{
-	"apiVersion": "apiextensions.k8s.io/v1",
-	"kind":       "CustomResourceDefinition",
-	"metadata":   map[string]any{"name": "widgets.example.com"},
-	"spec": map[string]any{
-		"group": "example.com",
-		"scope": "Namespaced",
-		"names": map[string]any{"plural": "widgets", "singular": "widget", "kind": "Widget", "listKind": "WidgetList"},
-		"versions": []any{map[string]any{
-			"name": "v1", "served": true, "storage": true,
-			"schema": map[string]any{"openAPIV3Schema": map[string]any{
-				"type": "object",
-				"properties": map[string]any{
-					"spec": map[string]any{"type": "object", "x-kubernetes-preserve-unknown-fields": true},
-				},
-			}},
-			"subresources": map[string]any{"status": map[string]any{}},
-		}},
-	},
-}
+// Target.Widgets, defined as the fake's conformance target defines it.
+var widgetCRD = json.RawMessage(conformance.WidgetDefinition)
 
 // realTargets are the kube-apiserver configurations the suite runs
 // against. The second reads everything from etcd, so compacting etcd

@@ -15,7 +15,7 @@ func TestDeleteAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := string(c.mustDo(http.StatusOK, "DELETE", deps+"/d", ""))
-	if want := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"d","group":"apps","kind":"deployments","uid":"` + created.Metadata.UID + `"}}`; got != want {
+	if want := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Success","details":{"name":"d","group":"apps","kind":"deployments","uid":"` + created.Metadata.UID + `"}}` + "\n"; got != want {
 		t.Errorf("deployment delete:\n got %s\nwant %s", got, want)
 	}
 

@@ -188,7 +188,11 @@
 //     volume attachments, runtime classes, controller revisions and
 //     webhook configurations; custom resources with their printer
 //     columns; includeObject and meta.k8s.io/v1beta1 Tables.
-//     as=PartialObjectMetadata(List), YAML, gzip.
+//     as=PartialObjectMetadata(List) (Tables and metadata in JSON or
+//     YAML), YAML, gzip. JSON bodies end
+//     with a newline, or are indented when the client asks (pretty=true,
+//     or a curl, Wget or browser User-Agent), as kube-apiserver's are;
+//     a Status in no media type the client accepts is indented JSON.
 //   - Discovery as kube-apiserver v1.36.3 serves it (recorded by the e2e
 //     module's fakedata command: legacy /api and /apis, /apis/GROUP,
 //     group version resource lists with every subresource and

@@ -1,6 +1,7 @@
 package fake_test
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"net/http"
@@ -45,6 +46,8 @@ func Example_cbor() {
 				return
 			}
 		}
+		// The JSON answer ends with a newline, as kube-apiserver's does.
+		body = bytes.TrimSpace(body)
 		fmt.Printf("CBOR %v: %s, spec %s\n", gate, resp.Header.Get("Content-Type"), body[strings.Index(string(body), `"spec"`):len(body)-1])
 		srv.Close()
 	}

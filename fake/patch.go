@@ -3,6 +3,7 @@ package fake
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/admission"
@@ -36,11 +37,22 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	}
 	o.Out = out
 	var applied map[string]any
+	var yamlKeys []string
 	if pt == patch.TypeApply {
 		if applied, aerr = patch.DecodeApplied(body); aerr != nil {
 			request.WriteError(w, req, aerr)
 			return
 		}
+		// kube-apiserver reads an apply configuration again with its
+		// strict YAML parser once the apply itself succeeded: duplicate
+		// keys then fail a Strict apply and are warned about under Warn.
+		yamlKeys = request.YAMLDuplicateKeys(body)
+	}
+	strictYAML := func() error {
+		if len(yamlKeys) > 0 && o.Level == request.ValidationStrict {
+			return apierr.BadRequest("error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  " + strings.Join(yamlKeys, "\n  "))
+		}
+		return nil
 	}
 	var unknown []string
 	created := false
@@ -51,7 +63,11 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true
-			return s.applyCreate(r, admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent), applied, o, rv, &unknown)
+			typ, next, err := s.applyCreate(r, admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent), applied, o, rv, &unknown)
+			if err == nil {
+				err = strictYAML()
+			}
+			return typ, next, err
 		}
 		old, err := res.DraftOf(cur)
 		if err != nil {
@@ -61,6 +77,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		var sent []metav1.ManagedFieldsEntry
 		if pt == patch.TypeApply {
 			d, err = s.patcher().Apply(r, old, applied, o, &unknown)
+			if err == nil {
+				err = strictYAML()
+			}
 		} else {
 			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown)
 			if d != nil {
@@ -112,7 +131,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	if o.Level == request.ValidationWarn {
-		for _, u := range request.QuoteUnknown(unknown) {
+		for _, u := range append(yamlKeys, request.QuoteUnknown(unknown)...) {
 			w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 		}
 	}

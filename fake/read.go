@@ -112,7 +112,7 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.
 	}
 	request.SetShardInfo(&lm, r.Res, out, opts.Shard)
 	ct := out.Format.ContentType()
-	if out.As == request.AsTable {
+	if out.As == request.AsTable && out.Format != request.FormatYAML {
 		ct = "application/json"
 	}
 	bw := s.startBody(w, req, http.StatusOK, ct, -1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"net/http"
+	"strconv"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -54,7 +55,15 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 		return writeResult{}, aerr
 	}
 	key := object.Key(d.Meta.Namespace, d.Meta.Name)
+	// kube-apiserver's storage refuses a create that carries a resource
+	// version (one that parses as a number other than 0), before it looks
+	// for the name; a dry run never reaches storage and answers the
+	// version it was given.
+	givenRV, _ := strconv.ParseUint(d.Meta.ResourceVersion, 10, 64)
 	o, _, err := s.write(r, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if call != nil && givenRV != 0 && !dry {
+			return "", nil, apierr.InternalMessage("resourceVersion should not be set on objects to be created")
+		}
 		if cur != nil {
 			e := apierr.AlreadyExists(r.Kind, d.Meta.Name)
 			if cur.Deleting {
@@ -65,8 +74,12 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 		}
 		if dry {
 			// kube-apiserver answers a dry-run create without a
-			// resource version; managedFields are kept.
+			// resource version but the one it was given; managedFields
+			// are kept.
 			rv = 0
+			if call != nil {
+				rv = givenRV
+			}
 		}
 		next, err := d.Seal(rv)
 		if err != nil {

@@ -1,8 +1,14 @@
 // Package conformance is a suite of scenarios that check the
-// client-visible behaviour of a Kubernetes API server: resource versions,
-// errors and their Status bodies, pagination, selectors, watches,
-// watch-lists, media types, patches, deletion, managedFields, server-side
-// apply conflicts and the lifecycle of CustomResourceDefinitions. The scenarios talk plain
+// client-visible behaviour of a Kubernetes API server, following the
+// sections of the API concepts (kubernetes.io/docs/reference/using-api/api-concepts):
+// resource versions and their get, list and watch semantics, errors and
+// their Status bodies, pagination, selectors, watches, watch-lists and
+// their bookmarks, media types for reading and writing, Tables,
+// compression, patches, deletion and its options, dry run, field
+// validation, managedFields, server-side apply conflicts and the lifecycle
+// of CustomResourceDefinitions. Where kube-apiserver differs from the
+// concepts' text, a scenario checks what kube-apiserver does and says so.
+// The scenarios talk plain
 // net/http to a Target, so the same suite runs against kubewire's fake
 // server and against a real kube-apiserver.
 //
@@ -78,6 +84,11 @@ func scenarios() []scenario {
 	all = append(all, writeScenarios()...)
 	all = append(all, mediaScenarios()...)
 	all = append(all, fieldScenarios()...)
+	all = append(all, versionScenarios()...)
+	all = append(all, deletionScenarios()...)
+	all = append(all, dryRunScenarios()...)
+	all = append(all, validationScenarios()...)
+	all = append(all, updateScenarios()...)
 	all = append(all, shardScenarios()...)
 	return all
 }

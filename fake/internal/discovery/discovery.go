@@ -33,7 +33,9 @@ func (s *Server) Serve(w http.ResponseWriter, req *http.Request) bool {
 	var body []byte
 	switch {
 	case path == "/version":
-		body = docs.Version
+		// kube-apiserver indents /version whatever the request says.
+		request.WriteRawBody(w, req, http.StatusOK, "application/json", request.Indent(docs.Version), s.GzipThreshold)
+		return true
 	case path == "/api":
 		if s.serveAggregated(w, req, true) {
 			return true

@@ -171,7 +171,7 @@ func (s *Server) serveOpenAPIV3(w http.ResponseWriter, req *http.Request, path s
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
-	request.WriteBody(w, req, http.StatusOK, "application/json", doc, s.GzipThreshold)
+	request.WriteRawBody(w, req, http.StatusOK, "application/json", doc, s.GzipThreshold)
 }
 
 // metaSchemaPrefix names the apimachinery schemas a custom resource's

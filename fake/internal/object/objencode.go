@@ -171,8 +171,12 @@ func (o *Stored) metadataProto() []byte {
 }
 
 // PartialJSON is the object as a PartialObjectMetadata in JSON.
-func (o *Stored) PartialJSON() []byte {
-	out := []byte(`{"kind":"PartialObjectMetadata","apiVersion":"meta.k8s.io/v1","metadata":`)
+func (o *Stored) PartialJSON() []byte { return o.PartialJSONAs(MetaAPIVersion) }
+
+// PartialJSONAs is PartialJSON in another version of meta.k8s.io
+// ("meta.k8s.io/v1beta1").
+func (o *Stored) PartialJSONAs(apiVersion string) []byte {
+	out := []byte(`{"kind":"PartialObjectMetadata","apiVersion":"` + apiVersion + `","metadata":`)
 	out = append(out, o.MetadataJSON()...)
 	return append(out, '}')
 }

@@ -74,7 +74,7 @@ func BodyType(req *http.Request, r *object.Resource, refuseProtobuf bool) (codec
 // defaulted.
 func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *object.Resource, level Validation, served func(group, version, resource string) bool) (*object.Draft, *apierr.Error) {
 	var d *object.Draft
-	var unknown, dups []string
+	var unknown, dups, yamlKeys []string
 	var err error
 	switch {
 	case mt.IsProtobuf():
@@ -90,6 +90,7 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 			return nil, apierr.BadRequest(fmt.Sprintf("the object provided is unrecognized (must be of type %s): %s (%s)", r.Kind.Kind, msg, apierr.Summarize(body)))
 		}
 		d, unknown, err = r.DecodeJSON(j)
+		yamlKeys = YAMLDuplicateKeys(body)
 	default:
 		if aerr := checkSyntax(r, body); aerr != nil {
 			return nil, aerr
@@ -109,12 +110,19 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 	if r.Custom {
 		unknown = append(unknown, unservedVersionFields(r, d, body, served)...)
 	}
-	if problems := append(QuoteUnknown(unknown), quoteDuplicates(dups)...); len(problems) > 0 {
+	// A custom resource's body is checked for duplicates before its
+	// unknown fields are pruned; a built-in kind's strict decoder meets
+	// both in document order.
+	problems := append(quoteDuplicates(dups), QuoteUnknown(unknown)...)
+	if !r.Custom && len(dups) > 0 && len(unknown) > 0 {
+		problems = inDocumentOrder(body, unknown, dups)
+	}
+	if len(problems)+len(yamlKeys) > 0 {
 		switch level {
 		case ValidationStrict:
-			return nil, CannotHandle(r, fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
+			return nil, CannotHandle(r, fmt.Errorf("strict decoding error: %s", strictProblems(yamlKeys, problems)))
 		case ValidationWarn:
-			for _, u := range problems {
+			for _, u := range append(yamlKeys, problems...) {
 				w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 			}
 		}

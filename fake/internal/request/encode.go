@@ -26,16 +26,23 @@ func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string
 	switch out.As {
 	case AsTable:
 		b, err := RenderTable(p, o.Res, []*object.Stored{o}, metav1.ListMeta{ResourceVersion: strconv.FormatUint(o.RV, 10)}, out)
+		if err == nil && out.Format == FormatYAML {
+			b, err = codec.JSONToYAML(b)
+			return b, codec.MediaTypeYAML, err
+		}
 		return b, codec.MediaTypeJSON, err
 	case AsPartial:
 		switch out.Format {
+		case FormatYAML:
+			y, err := codec.JSONToYAML(o.PartialJSONAs(out.metaAPIVersion()))
+			return y, codec.MediaTypeYAML, err
 		case FormatProtobuf:
-			return codec.EncodeEnvelope(object.MetaAPIVersion, AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
+			return codec.EncodeEnvelope(out.metaAPIVersion(), AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
 		case FormatCBOR:
-			c, err := JSONToCBOR(o.PartialJSON())
+			c, err := JSONToCBOR(o.PartialJSONAs(out.metaAPIVersion()))
 			return c, codec.MediaTypeCBOR, err
 		}
-		return o.PartialJSON(), codec.MediaTypeJSON, nil
+		return o.PartialJSONAs(out.metaAPIVersion()), codec.MediaTypeJSON, nil
 	}
 	switch out.Format {
 	case FormatCBOR:
@@ -59,6 +66,9 @@ func WriteList(w io.Writer, r *object.Resource, out Output, items []*object.Stor
 	switch {
 	case out.As == AsTable:
 		b, err := RenderTable(p, r, items, lm, out)
+		if err == nil && out.Format == FormatYAML {
+			b, err = codec.JSONToYAML(b)
+		}
 		if err != nil {
 			return err
 		}
@@ -92,7 +102,7 @@ func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); ret
 func listHead(r *object.Resource, out Output, lm metav1.ListMeta) (kind, apiVersion string, meta []byte, err error) {
 	kind, apiVersion = r.Kind.ListKind, r.Kind.APIVersion()
 	if out.As == asPartialList {
-		kind, apiVersion = asPartialList, object.MetaAPIVersion
+		kind, apiVersion = asPartialList, out.metaAPIVersion()
 	}
 	meta, err = json.Marshal(&lm)
 	if err != nil {
@@ -112,7 +122,7 @@ func listHead(r *object.Resource, out Output, lm metav1.ListMeta) (kind, apiVers
 // for.
 func listItemJSON(o *object.Stored, r *object.Resource, out Output) []byte {
 	if out.As == asPartialList {
-		return o.PartialJSON()
+		return o.PartialJSONAs(out.metaAPIVersion())
 	}
 	return o.JSONAs(r)
 }
@@ -122,7 +132,19 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 	if err != nil {
 		return err
 	}
+	if out.As == asPartialList && len(items) == 0 {
+		// kube-apiserver converts an empty list to a metadata list
+		// whose items are nil.
+		_, err := fmt.Fprintf(w, `{"kind":%q,"apiVersion":%q,"metadata":%s,"items":null}`+"\n", kind, apiVersion, meta)
+		return err
+	}
+	// kube-apiserver writes a custom resource list as an unstructured
+	// map, its keys in order: apiVersion, items, kind, metadata.
+	custom := r.Custom && out.As == ""
 	head := fmt.Sprintf(`{"kind":%q,"apiVersion":%q,"metadata":%s,"items":[`, kind, apiVersion, meta)
+	if custom {
+		head = fmt.Sprintf(`{"apiVersion":%q,"items":[`, apiVersion)
+	}
 	if _, err := io.WriteString(w, head); err != nil {
 		return err
 	}
@@ -136,7 +158,11 @@ func writeJSONList(w io.Writer, r *object.Resource, out Output, items []*object.
 			return err
 		}
 	}
-	_, err = io.WriteString(w, "]}\n")
+	tail := "]}\n"
+	if custom {
+		tail = fmt.Sprintf("],\"kind\":%q,\"metadata\":%s}\n", kind, meta)
+	}
+	_, err = io.WriteString(w, tail)
 	return err
 }
 
@@ -146,7 +172,7 @@ func writeProtobufList(w io.Writer, r *object.Resource, out Output, items []*obj
 	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
 	partial := out.As == asPartialList
 	if partial {
-		kind, apiVersion = asPartialList, object.MetaAPIVersion
+		kind, apiVersion = asPartialList, out.metaAPIVersion()
 	}
 	meta := lm.AppendProto(nil)
 	rawLen := 1 + protowire.SizeBytes(len(meta))
@@ -207,4 +233,13 @@ func envelopeSplit(apiVersion, kind string, rawLen int) (head, tail []byte) {
 // RenderTable renders objects as the Table out asks for.
 func RenderTable(p table.Printer, r *object.Resource, items []*object.Stored, lm metav1.ListMeta, out Output) ([]byte, error) {
 	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.NoHeaders})
+}
+
+// metaAPIVersion is the meta.k8s.io version out asks for a
+// PartialObjectMetadata(List) in.
+func (out Output) metaAPIVersion() string {
+	if out.version == "v1beta1" {
+		return "meta.k8s.io/v1beta1"
+	}
+	return object.MetaAPIVersion
 }

@@ -2,9 +2,11 @@ package request
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -97,6 +99,9 @@ func offers(r *object.Resource, list, watch, refuseProtobuf, cbor bool) []codec.
 			out = append(out, cborT.As(partial).With(codec.ParamVersion, v))
 		}
 		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
+		if !watch {
+			out = append(out, yamlT.As(partial).With(codec.ParamVersion, v), yamlT.As(AsTable).With(codec.ParamVersion, v))
+		}
 	}
 	return out
 }
@@ -124,6 +129,13 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		return Output{}, notAcceptable(r.Custom, cbor)
 	}
 	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
+	if o.As == AsTable {
+		switch o.include {
+		case "", "None", "Metadata", "Object":
+		default:
+			return Output{}, apierr.BadRequest(fmt.Sprintf("Unable to convert to Table as requested: includeObject: Invalid value: %q: must be 'Metadata', 'Object', 'None', or empty", o.include))
+		}
+	}
 	switch {
 	case mt.IsProtobuf():
 		o.Format = FormatProtobuf
@@ -155,9 +167,19 @@ func PlainFormat(req *http.Request) Format { return statusFormat(req) }
 // statusFormat picks the encoding of a Status body: what the client
 // accepts among JSON, YAML and protobuf, else JSON.
 func statusFormat(req *http.Request) Format {
+	f, _ := negotiateStatus(req)
+	return f
+}
+
+// negotiateStatus is statusFormat, and whether the client accepts the
+// format (JSON is the fallback for one that accepts none).
+func negotiateStatus(req *http.Request) (Format, bool) {
+	if req.Header.Get("Accept") == "" {
+		return FormatJSON, true
+	}
 	accept, err := codec.ParseAccept(req.Header.Get("Accept"))
 	if err != nil {
-		return FormatJSON
+		return FormatJSON, false
 	}
 	offered := []codec.MediaType{MediaType("application", "json"), MediaType("application", "yaml"), MediaType("application", "vnd.kubernetes.protobuf")}
 	if CBORGate(req) {
@@ -166,15 +188,15 @@ func statusFormat(req *http.Request) Format {
 	mt, ok := codec.Negotiate(accept, offered)
 	switch {
 	case !ok:
-		return FormatJSON
+		return FormatJSON, false
 	case mt.IsProtobuf():
-		return FormatProtobuf
+		return FormatProtobuf, true
 	case mt.IsYAML():
-		return FormatYAML
+		return FormatYAML, true
 	case mt.IsCBOR():
-		return FormatCBOR
+		return FormatCBOR, true
 	}
-	return FormatJSON
+	return FormatJSON, true
 }
 
 // EncodeStatus encodes a Status in f.
@@ -214,21 +236,36 @@ func WriteError(w http.ResponseWriter, req *http.Request, err error) {
 		_, _ = io.WriteString(w, "404 page not found\n")
 		return
 	}
-	f := statusFormat(req)
+	f, negotiated := negotiateStatus(req)
 	body := EncodeStatus(&ae.Status, f)
 	h := w.Header()
 	h.Set("Content-Type", f.ContentType())
 	h.Set("Cache-Control", "no-cache, private")
 	apierr.RetryAfterHeader(h, ae.RetryAfter)
 	w.WriteHeader(int(ae.Status.Code))
+	if isJSON(f.ContentType()) {
+		// kube-apiserver indents the JSON it falls back to when the
+		// client accepts no media type a Status is served in.
+		if !negotiated || wantsPretty(req) {
+			body = Indent(body)
+		} else if !bytes.HasSuffix(body, []byte("\n")) {
+			body = append(body, '\n')
+		}
+	}
 	_, _ = w.Write(body)
 }
 
 // BodyWriter streams a response body, gzip-compressed when the client
-// accepts it and the body is large enough, through a buffer.
+// accepts it and the body is large enough, through a buffer. A JSON body
+// ends as kube-apiserver's serializer ends it: with a newline, or indented
+// when the client asks for pretty output (the body is then held until
+// Close).
 type BodyWriter struct {
-	bw *bufio.Writer
-	gz *gzip.Writer
+	bw     *bufio.Writer
+	gz     *gzip.Writer
+	json   bool          // end the body with a newline
+	pretty *bytes.Buffer // the whole body, indented at Close
+	last   byte          // the last byte written
 }
 
 // StartBody writes the headers and returns the body writer; size is the
@@ -236,6 +273,17 @@ type BodyWriter struct {
 // or more (or of unknown size) are compressed for clients that accept
 // gzip.
 func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
+	b := startRaw(w, req, code, contentType, size, gzipThreshold)
+	if isJSON(contentType) {
+		b.json = true
+		if wantsPretty(req) {
+			b.pretty = new(bytes.Buffer)
+		}
+	}
+	return b
+}
+
+func startRaw(w http.ResponseWriter, req *http.Request, code int, contentType string, size, gzipThreshold int) *BodyWriter {
 	h := w.Header()
 	h.Set("Content-Type", contentType)
 	if h.Get("Cache-Control") == "" {
@@ -254,13 +302,30 @@ func StartBody(w http.ResponseWriter, req *http.Request, code int, contentType s
 	return b
 }
 
-func (b *BodyWriter) Write(p []byte) (int, error) { return b.bw.Write(p) }
+func (b *BodyWriter) Write(p []byte) (int, error) {
+	if b.pretty != nil {
+		return b.pretty.Write(p)
+	}
+	if len(p) > 0 {
+		b.last = p[len(p)-1]
+	}
+	return b.bw.Write(p)
+}
 
-func (b *BodyWriter) WriteString(p string) (int, error) { return b.bw.WriteString(p) }
+func (b *BodyWriter) WriteString(p string) (int, error) { return b.Write([]byte(p)) }
 
-// Close flushes the buffer and the gzip stream.
+// Close ends a JSON body, flushes the buffer and the gzip stream.
 func (b *BodyWriter) Close() error {
-	err := b.bw.Flush()
+	var err error
+	switch {
+	case b.pretty != nil:
+		_, err = b.bw.Write(Indent(b.pretty.Bytes()))
+	case b.json && b.last != '\n':
+		err = b.bw.WriteByte('\n')
+	}
+	if ferr := b.bw.Flush(); err == nil {
+		err = ferr
+	}
 	if b.gz != nil {
 		if cerr := b.gz.Close(); err == nil {
 			err = cerr
@@ -281,9 +346,18 @@ func AcceptsGzip(req *http.Request) bool {
 	return false
 }
 
-// WriteBody answers with a complete body.
+// WriteBody answers with a complete body, a JSON one ended or indented
+// as StartBody says.
 func WriteBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
 	bw := StartBody(w, req, code, contentType, len(body), gzipThreshold)
+	_, _ = bw.Write(body)
+	_ = bw.Close()
+}
+
+// WriteRawBody answers with a complete body written as it is (OpenAPI
+// documents, which kube-apiserver serves as stored).
+func WriteRawBody(w http.ResponseWriter, req *http.Request, code int, contentType string, body []byte, gzipThreshold int) {
+	bw := startRaw(w, req, code, contentType, len(body), gzipThreshold)
 	_, _ = bw.Write(body)
 	_ = bw.Close()
 }
