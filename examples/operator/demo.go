@@ -80,7 +80,16 @@ func demoOn(ctx context.Context, env *exampleenv.Env, out io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(out, "  converged in %v: every Widget has its ConfigMap, its finalizer and its status\n", roundDuration(time.Since(start)))
-	fmt.Fprintf(out, "  %s leads; /readyz of the standby:\n%s", leader(ctx, c), indent(replicas["replica-2"].readyz()))
+	// The standby learns who leads at its next campaign try (every
+	// RetryPeriod): wait for its /readyz to say so before showing it.
+	var standby string
+	if _, err := waitFor(ctx, "the standby to see the leader", func() (bool, error) {
+		standby = replicas["replica-2"].readyz()
+		return strings.Contains(standby, "readyz check passed") && strings.Contains(standby, " leads"), nil
+	}); err != nil {
+		return fmt.Errorf("%w; its /readyz:\n%s", err, standby)
+	}
+	fmt.Fprintf(out, "  %s leads; /readyz of the standby:\n%s", leader(ctx, c), indent(standby))
 
 	start = time.Now()
 	for i := range 5 {
