@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/request"
 )
@@ -17,9 +18,11 @@ type Fault struct {
 	// Times is how many matching requests the fault hits; 0 means every
 	// one until it is removed.
 	Times int
-	// Code is the status code to answer with (429, 500, 503, 504...),
-	// with the Status kube-apiserver sends for it; 0 serves the request
-	// (after Latency).
+	// Code is the status code to answer with (429, 500, 503, 504, or a
+	// refusal such as 403, 404, 409), with the reason kube-apiserver gives
+	// that code (Forbidden, NotFound, Conflict...) and a Status naming
+	// the request's resource and object; 0 serves the request (after
+	// Latency).
 	Code int
 	// Message replaces the Status's message.
 	Message string
@@ -79,7 +82,7 @@ func (f *Faults) forRequest(ri request.Info) (*apierr.Error, time.Duration) {
 		if r.Code == http.StatusTooManyRequests {
 			e = apierr.TooManyRequests(max(secs, 1))
 		} else {
-			e = apierr.Server(r.Code)
+			e = apierr.Server(r.Code, registry.Kind{Group: ri.Group, Resource: ri.Resource}, ri.Name)
 			e.RetryAfter = secs
 		}
 		if r.Message != "" {

@@ -162,3 +162,44 @@ func decodeAny(t *testing.T, b []byte) map[string]any {
 	}
 	return m
 }
+
+// An injected refusal carries the reason kube-apiserver gives its code and
+// names the request's resource and object, so that a client's checks of
+// the reason see a forbidden, a not found or a conflict (before, every
+// code but 429, 503 and 504 was an InternalError "injected fault").
+func TestFaultReasons(t *testing.T) {
+	s, c := newTestServer(t, Options{})
+	c.createCM("a")
+	tests := []struct {
+		code              int
+		method, path      string
+		reason, message   string
+		detailsName, kind string
+	}{
+		{http.StatusForbidden, "GET", testCMs + "/a", "Forbidden", `configmaps "a" is forbidden: injected fault`, "a", "configmaps"},
+		{http.StatusForbidden, "GET", testCMs, "Forbidden", `configmaps is forbidden: injected fault`, "", "configmaps"},
+		{http.StatusNotFound, "GET", testCMs + "/a", "NotFound", `configmaps "a" not found`, "a", "configmaps"},
+		{http.StatusConflict, "PUT", testCMs + "/a", "Conflict", `Operation cannot be fulfilled on configmaps "a": the object has been modified; please apply your changes to the latest version and try again`, "a", "configmaps"},
+		{http.StatusUnauthorized, "GET", testCMs, "Unauthorized", "Unauthorized", "", ""},
+		{http.StatusBadRequest, "GET", testCMs, "BadRequest", "the server rejected our request for an unknown reason", "", ""},
+		{http.StatusGone, "GET", testCMs, "Expired", "The resourceVersion for the provided watch is too old.", "", ""},
+		{http.StatusInternalServerError, "GET", testCMs, "InternalError", "Internal error occurred: injected fault", "", ""},
+		{http.StatusTeapot, "GET", testCMs, "", "the server responded with the status code 418 but did not return more information", "", ""},
+	}
+	for _, tt := range tests {
+		remove := s.Faults().Add(Fault{Code: tt.code})
+		body := c.mustDo(tt.code, tt.method, tt.path, `{"metadata":{"name":"a"}}`)
+		remove()
+		var st struct {
+			Reason, Message string
+			Code            int
+			Details         struct{ Name, Kind string }
+		}
+		if err := json.Unmarshal(body, &st); err != nil {
+			t.Fatalf("%d: %v: %s", tt.code, err, body)
+		}
+		if st.Reason != tt.reason || st.Message != tt.message || st.Code != tt.code || st.Details.Name != tt.detailsName || st.Details.Kind != tt.kind {
+			t.Errorf("%d %s %s: %s", tt.code, tt.method, tt.path, body)
+		}
+	}
+}

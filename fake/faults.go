@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/watch"
 )
@@ -230,7 +231,7 @@ func (f *Faults) beforeRequest(cbor bool) (*apierr.Error, time.Duration) {
 		if f.failCode == http.StatusTooManyRequests {
 			e = apierr.TooManyRequests(max(f.retryAfter, 1))
 		} else {
-			e = apierr.Server(f.failCode)
+			e = apierr.Server(f.failCode, registry.Kind{}, "")
 			e.RetryAfter = f.retryAfter
 		}
 		return e, f.latency

@@ -130,16 +130,53 @@ func TooManyRequests(retryAfter int) *Error {
 	return e
 }
 
-func Server(code int) *Error {
+// Server is an injected fault's answer with status code: the reason
+// kube-apiserver gives that code and a message in its words, so that a
+// client's checks of the reason (forbidden, not found, conflict...) see
+// what they would see from a real server. k and name, when k is set,
+// are the request's resource and object.
+func Server(code int, k registry.Kind, name string) *Error {
 	switch code {
 	case http.StatusServiceUnavailable:
 		return New(code, "ServiceUnavailable", "the server is currently unable to handle the request", nil)
 	case http.StatusGatewayTimeout:
 		return New(code, "Timeout", "Timeout: request did not complete within the allotted timeout", nil)
+	case http.StatusBadRequest:
+		return BadRequest("the server rejected our request for an unknown reason")
+	case http.StatusUnauthorized:
+		return Unauthorized()
+	case http.StatusForbidden:
+		if k.Resource == "" {
+			return New(code, "Forbidden", "forbidden: injected fault", nil)
+		}
+		res := QualifiedResource(k)
+		if name != "" {
+			res += fmt.Sprintf(" %q", name)
+		}
+		return New(code, "Forbidden", res+" is forbidden: injected fault", Details(k, name))
+	case http.StatusNotFound:
+		if k.Resource == "" || name == "" {
+			return New(code, "NotFound", "the server could not find the requested resource", nil)
+		}
+		return NotFound(k, name)
+	case http.StatusMethodNotAllowed:
+		return New(code, "MethodNotAllowed", "the server does not allow this method on the requested resource", nil)
+	case http.StatusConflict:
+		if k.Resource == "" {
+			return New(code, "Conflict", "the server reported a conflict", nil)
+		}
+		return Conflict(k, name)
+	case http.StatusGone:
+		return Gone("The resourceVersion for the provided watch is too old.")
+	case http.StatusUnprocessableEntity:
+		return New(code, "Invalid", "the server rejected our request due to an error in our request", nil)
 	}
-	return New(code, "InternalError", "Internal error occurred: injected fault", &metav1.StatusDetails{
-		Causes: []metav1.StatusCause{{Message: "injected fault"}},
-	})
+	if code >= 500 {
+		return New(code, "InternalError", "Internal error occurred: injected fault", &metav1.StatusDetails{
+			Causes: []metav1.StatusCause{{Message: "injected fault"}},
+		})
+	}
+	return New(code, "", fmt.Sprintf("the server responded with the status code %d but did not return more information", code), nil)
 }
 
 func Unauthorized() *Error {
