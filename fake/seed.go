@@ -3,10 +3,10 @@ package fake
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/kubewire/kubewire/codec"
 
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/admission/defaults"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
@@ -26,6 +26,11 @@ func (s *Server) Add(objects ...any) error {
 		d, err := s.draftFromValue(obj)
 		if err != nil {
 			return fmt.Errorf("fake: add object %d: %w", i, err)
+		}
+		if d.Res.Kind.Namespaced && d.Meta.Namespace == "" {
+			// Through the API the URL names the namespace; here only the
+			// object can, and "namespaces \"\" not found" would not say so.
+			return fmt.Errorf("fake: add object %d: %s %q is namespaced and has no metadata.namespace", i, d.Res.Kind.Kind, d.Meta.Name+d.Meta.GenerateName)
 		}
 		defaults.Draft(d)
 		if _, aerr := s.create(d, d.Meta.Namespace, false, nil); aerr != nil {
