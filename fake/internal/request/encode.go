@@ -34,15 +34,15 @@ func EncodeObject(o *object.Stored, out Output, p table.Printer) ([]byte, string
 	case AsPartial:
 		switch out.Format {
 		case FormatYAML:
-			y, err := codec.JSONToYAML(o.PartialJSONAs(out.metaAPIVersion()))
+			y, err := codec.JSONToYAML(o.PartialJSONAs(out.MetaAPIVersion()))
 			return y, codec.MediaTypeYAML, err
 		case FormatProtobuf:
-			return codec.EncodeEnvelope(out.metaAPIVersion(), AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
+			return codec.EncodeEnvelope(out.MetaAPIVersion(), AsPartial, o.PartialProto()), codec.MediaTypeProtobuf, nil
 		case FormatCBOR:
-			c, err := JSONToCBOR(o.PartialJSONAs(out.metaAPIVersion()))
+			c, err := JSONToCBOR(o.PartialJSONAs(out.MetaAPIVersion()))
 			return c, codec.MediaTypeCBOR, err
 		}
-		return o.PartialJSONAs(out.metaAPIVersion()), codec.MediaTypeJSON, nil
+		return o.PartialJSONAs(out.MetaAPIVersion()), codec.MediaTypeJSON, nil
 	}
 	switch out.Format {
 	case FormatCBOR:
@@ -102,7 +102,7 @@ func (j *jsonBuffer) Write(p []byte) (int, error) { j.b = append(j.b, p...); ret
 func listHead(r *object.Resource, out Output, lm metav1.ListMeta) (kind, apiVersion string, meta []byte, err error) {
 	kind, apiVersion = r.Kind.ListKind, r.Kind.APIVersion()
 	if out.As == asPartialList {
-		kind, apiVersion = asPartialList, out.metaAPIVersion()
+		kind, apiVersion = asPartialList, out.MetaAPIVersion()
 	}
 	meta, err = json.Marshal(&lm)
 	if err != nil {
@@ -122,7 +122,7 @@ func listHead(r *object.Resource, out Output, lm metav1.ListMeta) (kind, apiVers
 // for.
 func listItemJSON(o *object.Stored, r *object.Resource, out Output) []byte {
 	if out.As == asPartialList {
-		return o.PartialJSONAs(out.metaAPIVersion())
+		return o.PartialJSONAs(out.MetaAPIVersion())
 	}
 	return o.JSONAs(r)
 }
@@ -172,7 +172,7 @@ func writeProtobufList(w io.Writer, r *object.Resource, out Output, items []*obj
 	kind, apiVersion := r.Kind.ListKind, r.Kind.APIVersion()
 	partial := out.As == asPartialList
 	if partial {
-		kind, apiVersion = asPartialList, out.metaAPIVersion()
+		kind, apiVersion = asPartialList, out.MetaAPIVersion()
 	}
 	meta := lm.AppendProto(nil)
 	rawLen := 1 + protowire.SizeBytes(len(meta))
@@ -235,9 +235,9 @@ func RenderTable(p table.Printer, r *object.Resource, items []*object.Stored, lm
 	return p.Render(r, items, lm, table.Options{Version: out.version, Include: out.include, NoHeaders: out.NoHeaders})
 }
 
-// metaAPIVersion is the meta.k8s.io version out asks for a
+// MetaAPIVersion is the meta.k8s.io version out asks for a
 // PartialObjectMetadata(List) in.
-func (out Output) metaAPIVersion() string {
+func (out Output) MetaAPIVersion() string {
 	if out.version == "v1beta1" {
 		return "meta.k8s.io/v1beta1"
 	}

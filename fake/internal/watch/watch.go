@@ -319,9 +319,9 @@ func (wt *watcher) encodeObject(b []byte, o *object.Stored) []byte {
 	}
 	if wt.out.As == request.AsPartial {
 		if wt.out.Format == request.FormatProtobuf {
-			return append(b, codec.EncodeEnvelope(object.MetaAPIVersion, request.AsPartial, o.PartialProto())...)
+			return append(b, codec.EncodeEnvelope(wt.out.MetaAPIVersion(), request.AsPartial, o.PartialProto())...)
 		}
-		return append(b, o.PartialJSON()...)
+		return append(b, o.PartialJSONAs(wt.out.MetaAPIVersion())...)
 	}
 	if wt.out.Format == request.FormatProtobuf {
 		return append(b, codec.EncodeEnvelope(o.Res.Kind.APIVersion(), o.Res.Kind.Kind, o.PB)...)
@@ -339,7 +339,7 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	}
 	kind, apiVersion := wt.r.Res.Kind.Kind, wt.r.Res.Kind.APIVersion()
 	if wt.out.As == request.AsPartial {
-		kind, apiVersion = request.AsPartial, object.MetaAPIVersion
+		kind, apiVersion = request.AsPartial, wt.out.MetaAPIVersion()
 	}
 	return wt.emit(storage.Bookmark, func(b []byte) []byte {
 		if wt.out.Format == request.FormatProtobuf {
