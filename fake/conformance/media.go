@@ -259,6 +259,12 @@ func mediaScenarios() []scenario {
 				if field(o, "apiVersion") != "meta.k8s.io/"+v || field(o, "kind") != "PartialObjectMetadata" {
 					c.t.Errorf("%s object: %s %s", v, field(o, "apiVersion"), field(o, "kind"))
 				}
+				// A watch's events too (from "0": the state first).
+				wq := url.Values{"labelSelector": {c.setSelector()}, "resourceVersion": {"0"}, "timeoutSeconds": {"1"}}
+				ev := c.nextRaw(c.rawWatchAs(wq, "application/json;as=PartialObjectMetadata;g=meta.k8s.io;v="+v))
+				if ev.Type != "ADDED" || field(ev.Object, "apiVersion") != "meta.k8s.io/"+v || field(ev.Object, "kind") != "PartialObjectMetadata" {
+					c.t.Errorf("%s watch event: %s %s %s", v, ev.Type, field(ev.Object, "apiVersion"), field(ev.Object, "kind"))
+				}
 			}
 			q.Set("labelSelector", c.setSelector()+",none=x")
 			r := c.expect(c.do(req{method: "GET", path: c.listPath(q), accept: "application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1"}), http.StatusOK).obj(c.t)

@@ -23,11 +23,18 @@ type rawEvent struct {
 // they arrive; the channel closes at the end of the stream.
 func (c *client) rawWatch(q url.Values) <-chan rawEvent {
 	c.t.Helper()
+	return c.rawWatchAs(q, "application/json")
+}
+
+// rawWatchAs is rawWatch with a JSON media type of the caller's
+// (as=PartialObjectMetadata, say).
+func (c *client) rawWatchAs(q url.Values, accept string) <-chan rawEvent {
+	c.t.Helper()
 	q.Set("watch", "true")
 	if q.Get("timeoutSeconds") == "" {
 		q.Set("timeoutSeconds", "30")
 	}
-	resp := c.stream(req{method: "GET", path: c.listPath(q), accept: "application/json"})
+	resp := c.stream(req{method: "GET", path: c.listPath(q), accept: accept})
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		c.t.Fatalf("watch: status %d: %s", resp.StatusCode, b)
