@@ -113,13 +113,7 @@ func mediaScenarios() []scenario {
 			}
 		}},
 		{"CustomResourceDefaultTable", func(c *client) {
-			if c.target.Widgets == "" {
-				c.t.Skip("target has no Widget custom resource")
-			}
-			name := c.name("w")
-			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
-			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
-			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			name := c.createWidget(nil)
 			for _, path := range []string{c.target.Widgets, c.target.Widgets + "/" + name} {
 				r := c.expect(c.do(req{method: "GET", path: path, accept: codec.AcceptTable}), http.StatusOK).obj(c.t)
 				if field(r, "kind") != "Table" {
@@ -275,26 +269,14 @@ func mediaScenarios() []scenario {
 		{"CustomResourceListKeyOrder", func(c *client) {
 			// A custom resource list is an unstructured map on
 			// kube-apiserver: its keys come sorted.
-			if c.target.Widgets == "" {
-				c.t.Skip("target has no Widget custom resource")
-			}
-			name := c.name("w")
-			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}}
-			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
-			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			name := c.createWidget(nil)
 			body := string(c.expect(c.do(req{method: "GET", path: c.target.Widgets + "?fieldSelector=metadata.name%3D" + name}), http.StatusOK).body)
 			if !strings.HasPrefix(body, `{"apiVersion":"example.com/v1","items":[{`) || !strings.Contains(body, `}],"kind":"WidgetList","metadata":{"continue":"","resourceVersion":"`) {
 				c.t.Errorf("list body %s", body)
 			}
 		}},
 		{"CustomResourceIsJSONOnly", func(c *client) {
-			if c.target.Widgets == "" {
-				c.t.Skip("target has no Widget custom resource")
-			}
-			name := c.name("w")
-			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}, "spec": map[string]any{"color": "blue"}}
-			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
-			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			name := c.createWidget(map[string]any{"color": "blue"})
 			r := c.expect(c.do(req{method: "GET", path: c.target.Widgets + "/" + name, accept: codec.AcceptProtobufOrJSON}), http.StatusOK)
 			if !strings.HasPrefix(r.contentType(), "application/json") || field(r.obj(c.t), "spec", "color") != "blue" {
 				c.t.Errorf("%s: %s", r.contentType(), r.body)

@@ -54,13 +54,7 @@ func updateScenarios() []scenario {
 			}
 		}},
 		{"StrategicMergeRefusedForCustomResources", func(c *client) {
-			if c.target.Widgets == "" {
-				c.t.Skip("target has no Widget custom resource")
-			}
-			name := c.name("w")
-			w := map[string]any{"apiVersion": "example.com/v1", "kind": "Widget", "metadata": map[string]any{"name": name}, "spec": map[string]any{"color": "blue"}}
-			c.expect(c.do(req{method: "POST", path: c.target.Widgets, body: w}), http.StatusCreated)
-			c.t.Cleanup(func() { c.do(req{method: "DELETE", path: c.target.Widgets + "/" + name}) })
+			name := c.createWidget(map[string]any{"color": "blue"})
 			c.statusOf(c.do(req{method: "PATCH", path: c.target.Widgets + "/" + name, contentType: "application/strategic-merge-patch+json", body: `{"spec":{"color":"red"}}`}), http.StatusUnsupportedMediaType, "UnsupportedMediaType")
 			r := c.expect(c.do(req{method: "PATCH", path: c.target.Widgets + "/" + name, contentType: "application/merge-patch+json", body: `{"spec":{"color":"red"}}`}), http.StatusOK).obj(c.t)
 			if field(r, "spec", "color") != "red" {
