@@ -312,7 +312,15 @@ func (b *BodyWriter) Write(p []byte) (int, error) {
 	return b.bw.Write(p)
 }
 
-func (b *BodyWriter) WriteString(p string) (int, error) { return b.Write([]byte(p)) }
+func (b *BodyWriter) WriteString(p string) (int, error) {
+	if b.pretty != nil {
+		return b.pretty.WriteString(p)
+	}
+	if len(p) > 0 {
+		b.last = p[len(p)-1]
+	}
+	return b.bw.WriteString(p) // no copy of p: lists are written a piece at a time
+}
 
 // Close ends a JSON body, flushes the buffer and the gzip stream.
 func (b *BodyWriter) Close() error {
