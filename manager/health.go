@@ -89,8 +89,15 @@ func (m *Manager) readiness() ([]string, bool) {
 	rs, checks := append([]Runnable(nil), m.runnables...), append([]*check(nil), m.checks...)
 	m.mu.Unlock()
 	for _, r := range rs {
-		if rd, ok := r.(readier); ok {
-			add(fmt.Sprint(r), rd.Ready())
+		rd, ok := r.(readier)
+		if !ok {
+			continue
+		}
+		// Before the informers sync the Runnables have not started: a
+		// Runnable's "ok" would contradict the informers' line, while its
+		// failure (a refused source, say) still says why it will not start.
+		if err := rd.Ready(); err != nil || m.synced.Load() {
+			add(fmt.Sprint(r), err)
 		}
 	}
 	for _, c := range checks {

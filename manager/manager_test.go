@@ -237,6 +237,42 @@ func TestReadyz(t *testing.T) {
 	})
 }
 
+// Between an informer's list and its watch the Runnables have not
+// started yet: /readyz says the informers are not synced and no Runnable
+// line says "ok" beside it.
+func TestReadyzBeforeTheWatchStarts(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		srv.Faults().Add(fake.Fault{Match: fake.Match{Verbs: []string{"watch"}}, Times: 1, Latency: 30 * time.Second})
+		m, err := manager.New(newClient(t, cfg), manager.Options{Name: "gap"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+		m.Add(newController(t, "noop", cms, controller.ReconcilerFunc(func(context.Context, controller.Request) (controller.Result, error) {
+			return controller.Result{}, nil
+		}), controller.Options{}))
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- m.Run(ctx) }()
+		eventually(t, "listed", cms.HasSynced)
+		h := m.Handler()
+		code, body := get(t, h, "/readyz")
+		if code != 503 || !strings.Contains(body, "[-]informers: not synced yet") || strings.Contains(body, "[+]controller") {
+			t.Errorf("listed, watch not started: %d\n%s", code, body)
+		}
+		time.Sleep(time.Minute) // the delayed watch started
+		eventually(t, "ready", func() bool { code, _ := get(t, h, "/readyz"); return code == 200 })
+		if _, body := get(t, h, "/readyz"); !strings.Contains(body, "[+]controller noop ok") {
+			t.Errorf("once synced:\n%s", body)
+		}
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
+}
+
 // With HealthAddr, Run serves /healthz and /readyz on a listener of its
 // own, from before the Runnables start until it returns.
 func TestHealthServed(t *testing.T) {
