@@ -297,7 +297,7 @@ func (m *genModel) next() {
 }
 
 func (m *genModel) pick(xs []string) string { return xs[m.rng.IntN(len(xs))] }
-func (m *genModel) chance(p float64) bool  { return m.rng.Float64() < p }
+func (m *genModel) chance(p float64) bool   { return m.rng.Float64() < p }
 
 // newName is a name no object had; namespaces get the sequence's prefix.
 func (m *genModel) newName(k *genKind) string {

@@ -320,4 +320,3 @@ func statusMessage(n normalized) string {
 	s, _ := m["message"].(string)
 	return s
 }
-
