@@ -106,6 +106,17 @@ func (s *Server) createNamespace(name string) error {
 		return err
 	}
 	d.Meta.Labels = map[string]string{"kubernetes.io/metadata.name": name}
+	// kube-apiserver's own write, recorded as its update of the label
+	// alone (the spec and status are its defaults).
+	written, _, err := r.DecodeJSON([]byte(`{"metadata":{"name":` + quote(name) + `}}`))
+	if err != nil {
+		return err
+	}
+	written.Meta.Labels = d.Meta.Labels
+	if err := managedfields.RecordUpdate(s.endpoint(r, ""), nil, nil, written, "kube-apiserver"); err != nil {
+		return err
+	}
+	d.Meta.ManagedFields = written.Meta.ManagedFields
 	if _, aerr := s.create(d, "", false, nil); aerr != nil {
 		return aerr
 	}
