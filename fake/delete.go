@@ -337,6 +337,10 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		}
 		deleted = append(deleted, res.obj)
 	}
+	if aerr := out.Mismatch(); aerr != nil {
+		request.WriteError(w, req, aerr)
+		return
+	}
 	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.CurrentRV(), 10)}
 	bw := s.startBody(w, req, http.StatusOK, out.Format.ContentType(), -1)
 	_ = s.writeList(bw, r.Res, out, deleted, lm)
