@@ -210,10 +210,12 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 			if err != nil {
 				return nil, err
 			}
+			sent := d.Meta
 			d, err = withStatus(old, st)
 			if err != nil {
 				return nil, err
 			}
+			takeStatusWriteMeta(res, d.Meta, sent)
 		} else {
 			st, err := old.StatusValue()
 			if err != nil {

@@ -84,6 +84,7 @@ func scenarios() []scenario {
 	all = append(all, writeScenarios()...)
 	all = append(all, mediaScenarios()...)
 	all = append(all, partialMismatchScenarios()...)
+	all = append(all, statusMetadataScenarios()...)
 	all = append(all, fieldScenarios()...)
 	all = append(all, versionScenarios()...)
 	all = append(all, deletionScenarios()...)
