@@ -42,3 +42,22 @@ func TestSystemNamespacesAsKubeAPIServer(t *testing.T) {
 		}
 	}
 }
+
+// A namespace created with generateName gets the name label with its
+// generated name, as kube-apiserver labels it. Found by
+// TestGeneratedSequences seed 11: the fake left it out.
+func TestGeneratedNamespaceNameLabel(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	var ns struct {
+		Metadata struct {
+			Name   string            `json:"name"`
+			Labels map[string]string `json:"labels"`
+		} `json:"metadata"`
+	}
+	if err := json.Unmarshal(c.mustDo(201, "POST", "/api/v1/namespaces", `{"metadata":{"generateName":"g-"}}`), &ns); err != nil {
+		t.Fatal(err)
+	}
+	if ns.Metadata.Name == "" || ns.Metadata.Labels["kubernetes.io/metadata.name"] != ns.Metadata.Name {
+		t.Errorf("namespace %q labels %v, want kubernetes.io/metadata.name=%s", ns.Metadata.Name, ns.Metadata.Labels, ns.Metadata.Name)
+	}
+}

@@ -43,6 +43,14 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 	}
 	if d.Meta.Name == "" && d.Meta.GenerateName != "" {
 		d.Meta.Name = generatedName(d.Meta.GenerateName)
+		if r.Kind.Group == "" && r.Kind.Kind == "Namespace" {
+			// the name label the defaults set on a named namespace
+			d.Meta.Labels = maps.Clone(d.Meta.Labels)
+			if d.Meta.Labels == nil {
+				d.Meta.Labels = map[string]string{}
+			}
+			d.Meta.Labels["kubernetes.io/metadata.name"] = d.Meta.Name
+		}
 	}
 	if aerr := validation.Name(d); aerr != nil {
 		return writeResult{}, aerr
