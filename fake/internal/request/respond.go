@@ -157,6 +157,7 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 	if err != nil {
 		return Output{}, notAcceptable(r.Custom, cbor)
 	}
+	accept = withoutUnknownParams(accept)
 	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf, cbor))
 	if !ok {
 		// A media type the resource is served in, with parameters it
@@ -188,6 +189,26 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		o.Format = FormatCBOR
 	}
 	return o, nil
+}
+
+// negotiatedParams are the Accept parameters kube-apiserver's
+// negotiation reads; it ignores the others.
+var negotiatedParams = map[string]bool{codec.ParamAs: true, codec.ParamGroup: true, codec.ParamVersion: true, "stream": true, "pretty": true}
+
+// withoutUnknownParams drops from each range the parameters
+// kube-apiserver ignores (includeObject, charset, any other).
+func withoutUnknownParams(accept []codec.AcceptRange) []codec.AcceptRange {
+	out := make([]codec.AcceptRange, len(accept))
+	for i, r := range accept {
+		out[i] = r
+		out[i].Params = nil
+		for _, p := range r.Params {
+			if negotiatedParams[p.Name] {
+				out[i].Params = append(out[i].Params, p)
+			}
+		}
+	}
+	return out
 }
 
 // notAcceptable is the 406 of a resource, listing the CBOR media type
