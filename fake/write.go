@@ -156,6 +156,11 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if cur == nil && d.Meta.UID != "" {
+			// The storage checks the uid precondition against an empty
+			// object before the update finds it missing.
+			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID))
+		}
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
