@@ -153,12 +153,16 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
 		return writeResult{}, aerr
 	}
+	if wr, aerr, created := s.createByUpdate(d, r, o); created {
+		return wr, aerr
+	}
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
-		if cur == nil && d.Meta.UID != "" {
-			// The storage checks the uid precondition against an empty
-			// object before the update finds it missing.
+		if cur == nil && d.Meta.UID != "" && r.Subresource == "" && createOnUpdate[res.Key()] {
+			// Where an update may create, the storage checks the uid
+			// precondition against an empty object before the update
+			// finds it missing.
 			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID))
 		}
 		if cur == nil {
