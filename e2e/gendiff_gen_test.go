@@ -195,6 +195,8 @@ var (
 		"application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io, application/json",
 		"application/json;as=PartialObjectMetadataList;v=v1;g=meta.k8s.io",
 		"text/plain",
+		"application/json;charset=latin1",
+		"application/json;foo=bar",
 	}
 	listAccepts = []string{
 		"application/json",
@@ -221,6 +223,9 @@ type genModel struct {
 	conts  []string              // saved continue tokens
 	rvs    []string              // saved resource versions of objects
 	labels map[string]map[string]string
+	// tracked are the objects whose resource version and uid some
+	// answer saved (kind/name).
+	tracked map[string]bool
 	// sentinels end the watches.
 	sentinels map[*step]genSentinel
 }
@@ -253,6 +258,7 @@ func genSequence(seed uint64, steps int) genSeq {
 		labels: map[string]map[string]string{},
 
 		sentinels: map[*step]genSentinel{},
+		tracked:   map[string]bool{},
 	}
 	m.c.begin(fmt.Sprintf("seed %d", seed), m.ns)
 	m.c.post("create service account", "/api/v1/namespaces/${ns}/serviceaccounts", `{"metadata":{"name":"default"}}`)
@@ -336,7 +342,17 @@ func varName(what string, k *genKind, name string) string {
 func (m *genModel) track(s *step, k *genKind, name string) *step {
 	s.save(varName("rv", k, name), "metadata.resourceVersion")
 	s.save(varName("uid", k, name), "metadata.uid")
+	m.tracked[k.name+"/"+name] = true
 	return s
+}
+
+// saved is the reference to a saved value of an object, or "" when no
+// step saved it (the request then leaves it out).
+func (m *genModel) saved(what string, k *genKind, name string) string {
+	if !m.tracked[k.name+"/"+name] {
+		return ""
+	}
+	return "${" + varName(what, k, name) + "}"
 }
 
 func (m *genModel) add(s *step) {
@@ -457,7 +473,7 @@ func (m *genModel) get(k *genKind) {
 	name := m.target(k)
 	q := ""
 	if m.chance(0.15) {
-		q = m.query("resourceVersion", m.pick([]string{"0", "${" + varName("rv", k, name) + "}"}))
+		q = m.query("resourceVersion", m.pick([]string{"0", m.saved("rv", k, name)}))
 	}
 	s := m.c.get("get "+k.name, m.item(k, name)+q)
 	if m.chance(0.5) {
@@ -531,7 +547,9 @@ func (m *genModel) update(k *genKind) {
 	meta := o["metadata"].(map[string]any)
 	switch r := m.rng.IntN(10); {
 	case r < 6:
-		meta["resourceVersion"] = "${" + varName("rv", k, name) + "}"
+		if rv := m.saved("rv", k, name); rv != "" {
+			meta["resourceVersion"] = rv
+		}
 	case r == 6:
 		meta["resourceVersion"] = "1"
 	case r == 7:
@@ -601,7 +619,9 @@ func (m *genModel) patch(k *genKind) {
 		manager = m.pick([]string{"alice", "bob", ""})
 	}
 	path := m.item(k, name)
-	if k.status && m.chance(0.2) {
+	if k.status && m.contains(m.names[k], name) && m.chance(0.2) {
+		// (an apply to the status of a missing object creates it on
+		// kube-apiserver, a known difference that would cascade)
 		path += "/status"
 		what += " status"
 	}
@@ -630,11 +650,15 @@ func (m *genModel) delete(k *genKind) {
 	var params []string
 	switch r := m.rng.IntN(8); r {
 	case 0:
-		opts = map[string]any{"preconditions": map[string]any{"uid": "${" + varName("uid", k, name) + "}"}}
+		if uid := m.saved("uid", k, name); uid != "" {
+			opts = map[string]any{"preconditions": map[string]any{"uid": uid}}
+		}
 	case 1:
 		opts = map[string]any{"preconditions": map[string]any{"uid": "00000000-0000-0000-0000-000000000000"}}
 	case 2:
-		opts = map[string]any{"preconditions": map[string]any{"resourceVersion": "${" + varName("rv", k, name) + "}"}}
+		if rv := m.saved("rv", k, name); rv != "" {
+			opts = map[string]any{"preconditions": map[string]any{"resourceVersion": rv}}
+		}
 	case 3:
 		opts = map[string]any{"preconditions": map[string]any{"resourceVersion": "1"}}
 	case 4:
@@ -697,7 +721,7 @@ func (m *genModel) subresource(k *genKind) {
 		case 0:
 			m.c.get("get scale "+k.name, scale)
 		case 1:
-			s := m.c.put("update scale "+k.name, scale, jsonBody(map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": name, "resourceVersion": "${" + varName("rv", k, name) + "}"}, "spec": map[string]any{"replicas": m.rng.IntN(5)}}))
+			s := m.c.put("update scale "+k.name, scale, jsonBody(map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": name, "resourceVersion": m.saved("rv", k, name)}, "spec": map[string]any{"replicas": m.rng.IntN(5)}}))
 			m.track(s, k, name)
 		case 2:
 			m.c.put("update scale "+k.name+" without a version", scale, jsonBody(map[string]any{"apiVersion": "autoscaling/v1", "kind": "Scale", "metadata": map[string]any{"name": name}, "spec": map[string]any{"replicas": m.rng.IntN(5) - 1}}))
@@ -713,8 +737,8 @@ func (m *genModel) subresource(k *genKind) {
 		}
 		o := k.object(name, m.labels[k.name+"/"+name], m.rng.IntN(10))
 		o["status"] = k.statusBody(m.rng.IntN(10))
-		if m.chance(0.8) {
-			o["metadata"].(map[string]any)["resourceVersion"] = "${" + varName("rv", k, name) + "}"
+		if rv := m.saved("rv", k, name); rv != "" && m.chance(0.8) {
+			o["metadata"].(map[string]any)["resourceVersion"] = rv
 		}
 		s := m.c.put("update status "+k.name, status+m.query("dryRun", m.dryRun()), jsonBody(o))
 		m.track(s, k, name)

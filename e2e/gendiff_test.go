@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -230,25 +231,22 @@ func (ft *fidTarget) watchToSentinel(ctx context.Context, st *step, s genSentine
 // later write a higher one. Versions of lists, Tables and bookmarks,
 // which count writes outside the sequence, are left out.
 func rvRanks(answers []answer) [][]int {
-	perStep := make([][]uint64, len(answers))
-	seen := map[uint64]bool{}
-	for i, a := range answers {
-		for _, doc := range jsonDocuments(a.body) {
-			collectObjectRVs(doc, false, &perStep[i])
-		}
-		for _, v := range perStep[i] {
-			seen[v] = true
-		}
-	}
-	all := make([]uint64, 0, len(seen))
-	for v := range seen {
-		all = append(all, v)
-	}
-	slices.Sort(all)
+	// Each step's versions rank among those of the steps up to it, so
+	// that a later step cannot change an earlier one's ranks.
+	var seen []uint64
 	out := make([][]int, len(answers))
-	for i, vs := range perStep {
+	for i, a := range answers {
+		var vs []uint64
+		for _, doc := range jsonDocuments(a.body) {
+			collectObjectRVs(doc, false, &vs)
+		}
 		for _, v := range vs {
-			r, _ := slices.BinarySearch(all, v)
+			if j, found := slices.BinarySearch(seen, v); !found {
+				seen = slices.Insert(seen, j, v)
+			}
+		}
+		for _, v := range vs {
+			r, _ := slices.BinarySearch(seen, v)
 			out[i] = append(out[i], r)
 		}
 	}
@@ -318,7 +316,25 @@ type genKnownDifference struct {
 }
 
 // genKnownDifferences are the differences the fake keeps, with why.
-var genKnownDifferences = []genKnownDifference{}
+var genKnownDifferences = []genKnownDifference{
+	{"the fake keeps every resource version since it started (Options.HistoryLimit) and watches from resourceVersion=1; kube-apiserver's watch cache begins when it starts, so the watch ends with 410 Expired (the fake's Compact expires its history on demand)",
+		func(st *step, real, fake normalized) bool {
+			events, _ := real.Body.([]any)
+			first, _ := func() (map[string]any, bool) {
+				if len(events) == 0 {
+					return nil, false
+				}
+				m, ok := events[0].(map[string]any)
+				return m, ok
+			}()
+			obj, _ := first["object"].(map[string]any)
+			return st.stream && strings.Contains(st.path, "resourceVersion=1") && first["type"] == "ERROR" && obj["reason"] == "Expired"
+		}},
+	{"kube-apiserver allocates a Service's cluster IP before it validates the name, and fails the allocation of a Service without a name (IPAddress parentRef.name: Required value); the fake answers the missing name",
+		func(st *step, real, fake normalized) bool {
+			return real.Code == 422 && fake.Code == 422 && strings.Contains(statusMessage(real), "failed to allocate IP") && strings.Contains(statusMessage(fake), "metadata.name: Required value")
+		}},
+}
 
 // statusMessage is the message of a Status answer.
 func statusMessage(n normalized) string {
