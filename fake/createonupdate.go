@@ -37,6 +37,12 @@ func (s *Server) createByUpdate(d *object.Draft, r *request.Request, o request.W
 	if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
 		return writeResult{}, aerr, true
 	}
+	// The version the update names is read, then dropped: the create
+	// takes none.
+	if _, aerr := writtenResourceVersion(d.Meta.ResourceVersion); aerr != nil {
+		return writeResult{}, aerr, true
+	}
+	d.Meta.ResourceVersion = ""
 	wipeSystemFields(d.Meta)
 	if err := managedfields.RecordUpdate(s.endpoint(res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 		return writeResult{}, apierr.Internal(err), true

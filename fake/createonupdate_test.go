@@ -14,6 +14,8 @@ func TestCreateOnUpdate(t *testing.T) {
 	c.mustDo(404, "GET", leases+"dry", "")
 	c.mustDo(201, "PUT", leases+"l", `{"metadata":{"name":"l"},"spec":{"holderIdentity":"h"}}`)
 	c.mustDo(200, "GET", leases+"l", "")
+	c.mustDo(201, "PUT", leases+"with-version", `{"metadata":{"name":"with-version","resourceVersion":"5"}}`)
+	c.mustDo(500, "PUT", leases+"bad-version", `{"metadata":{"name":"bad-version","resourceVersion":"abc"}}`)
 	c.mustDo(200, "PUT", leases+"l", `{"metadata":{"name":"l"},"spec":{"holderIdentity":"i"}}`)
 	c.mustDo(201, "PUT", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r", `{"metadata":{"name":"r"}}`)
 	c.mustDo(404, "PUT", "/api/v1/namespaces/default/configmaps/c", `{"metadata":{"name":"c"}}`)
