@@ -132,9 +132,6 @@ func (o *ListOptions) validateWatch() *apierr.Error {
 		if o.RVMatch != matchNotOlderThan {
 			causes = append(causes, ForbiddenCause("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
 		}
-		if !o.AllowBookmarks && *o.SendInitialEvents {
-			causes = append(causes, ForbiddenCause("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"))
-		}
 	} else if o.RVMatch != "" {
 		causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
 	}
