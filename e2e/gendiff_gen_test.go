@@ -729,6 +729,12 @@ func (m *genModel) subresource(k *genKind) {
 			m.c.patch("merge patch scale "+k.name, scale, ctMerge, jsonBody(map[string]any{"spec": map[string]any{"replicas": m.rng.IntN(5)}}))
 		}
 	case k.status:
+		if !m.contains(m.names[k], name) {
+			// (a status write to a missing Service creates it on
+			// kube-apiserver, a known difference that would cascade)
+			m.get(k)
+			return
+		}
 		status := m.item(k, name) + "/status"
 		if m.chance(0.4) {
 			s := m.c.get("get status "+k.name, status)
