@@ -114,10 +114,12 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 		return deleteResult{}, apierr.Forbidden(res.Kind, name, "this namespace may not be deleted")
 	}
 	deferred := false
-	o, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	var storedRV uint64
+	o, typ, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, name)
 		}
+		storedRV = cur.RV
 		if p := opts.Preconditions; p != nil {
 			if p.UID != nil && *p.UID != cur.UID {
 				return "", nil, preconditionFailed(res, name, "UID", *p.UID, cur.UID)
@@ -150,7 +152,26 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 	if err != nil {
 		return deleteResult{}, apierr.From(err)
 	}
+	if typ == storage.Deleted {
+		if o, err = atStoredVersion(o, storedRV); err != nil {
+			return deleteResult{}, apierr.Internal(err)
+		}
+	}
 	return deleteResult{obj: o, deferred: deferred}, nil
+}
+
+// atStoredVersion is a removed object as kube-apiserver answers the
+// write that removed it: at the version it was last stored with (the
+// watch's DELETED event carries the removal's).
+func atStoredVersion(o *object.Stored, rv uint64) (*object.Stored, error) {
+	if o == nil || rv == 0 || o.RV == rv {
+		return o, nil
+	}
+	d, err := o.Res.DraftOf(o)
+	if err != nil {
+		return nil, err
+	}
+	return d.Seal(rv)
 }
 
 // deleteObject is deleteOne's write for every kind but CRDs and

@@ -158,7 +158,11 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	}
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
+	var storedRV uint64
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if cur != nil {
+			storedRV = cur.RV
+		}
 		if cur == nil && d.Meta.UID != "" && r.Subresource == "" && createOnUpdate[res.Key()] {
 			// Where an update may create, the storage checks the uid
 			// precondition against an empty object before the update
@@ -212,6 +216,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	}
 	if typ == storage.Deleted {
 		code = http.StatusOK
+		if obj, err = atStoredVersion(obj, storedRV); err != nil {
+			return writeResult{}, apierr.Internal(err)
+		}
 	}
 	return writeResult{obj: obj, code: code}, nil
 }
