@@ -233,7 +233,9 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 		cursor = next
 		if endPending && lastRV >= p.endAtRV {
 			endPending = false
-			if !wt.sendBookmark(lastRV, true) {
+			// Without allowWatchBookmarks kube-apiserver sends the
+			// initial events and no bookmark after them.
+			if wt.opts.AllowBookmarks && !wt.sendBookmark(lastRV, true) {
 				return
 			}
 		}
