@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"strings"
 )
@@ -302,6 +303,36 @@ func (m *genModel) next() {
 	}
 }
 
+// object is k.object; a namespace also gets the label of its sequence,
+// which the sequence's namespace lists and watches select, so that one
+// sequence's namespaces (and their differences) stay out of another's.
+func (m *genModel) object(k *genKind, name string, labels map[string]string, variant int) map[string]any {
+	if k.kind == "Namespace" {
+		labels = maps.Clone(labels)
+		if labels == nil {
+			labels = map[string]string{}
+		}
+		labels[genSeqLabel] = fmt.Sprint(m.seed)
+	}
+	return k.object(name, labels, variant)
+}
+
+// genSeqLabel labels the namespaces a sequence creates with its seed.
+const genSeqLabel = "gendiff-seed"
+
+// collectionSelector adds to a namespace list's or watch's label
+// selector (URL-encoded, or "") the term selecting the sequence's own.
+func (m *genModel) collectionSelector(k *genKind, sel string) string {
+	if k.kind != "Namespace" {
+		return sel
+	}
+	own := genSeqLabel + "%3D" + fmt.Sprint(m.seed)
+	if sel == "" {
+		return own
+	}
+	return sel + "%2C" + own
+}
+
 func (m *genModel) pick(xs []string) string { return xs[m.rng.IntN(len(xs))] }
 func (m *genModel) chance(p float64) bool   { return m.rng.Float64() < p }
 
@@ -398,31 +429,31 @@ func (m *genModel) create(k *genKind) {
 		return
 	case r == 1:
 		// Name missing.
-		o := k.object("", labels, m.rng.IntN(10))
+		o := m.object(k, "", labels, m.rng.IntN(10))
 		delete(o["metadata"].(map[string]any), "name")
 		m.c.post("create "+k.name+" without a name", k.collection, jsonBody(o))
 		return
 	case r == 2 && k.namespaced:
 		// The body names another namespace.
-		o := k.object(m.newName(k), labels, 0)
+		o := m.object(k, m.newName(k), labels, 0)
 		o["metadata"].(map[string]any)["namespace"] = "elsewhere"
 		m.c.post("create "+k.name+" in another namespace", k.collection, jsonBody(o))
 		return
 	case r == 3:
 		// Wrong kind in the body.
-		o := k.object(m.newName(k), labels, 0)
+		o := m.object(k, m.newName(k), labels, 0)
 		o["kind"] = "Widget"
 		m.c.post("create "+k.name+" of the wrong kind", k.collection, jsonBody(o))
 		return
 	case r == 4 && len(m.names[k]) > 0:
 		// Already exists.
 		name := m.pick(m.names[k])
-		m.c.post("create existing "+k.name, k.collection+m.query("dryRun", dry), jsonBody(k.object(name, labels, 1)))
+		m.c.post("create existing "+k.name, k.collection+m.query("dryRun", dry), jsonBody(m.object(k, name, labels, 1)))
 		return
 	case r == 5:
 		m.saves++
 		gen := fmt.Sprintf("gen%d", m.saves)
-		o := k.object("", labels, m.rng.IntN(10))
+		o := m.object(k, "", labels, m.rng.IntN(10))
 		meta := o["metadata"].(map[string]any)
 		delete(meta, "name")
 		prefix := k.name + "-gen-"
@@ -442,7 +473,7 @@ func (m *genModel) create(k *genKind) {
 	}
 	name := m.newName(k)
 	q := m.query("dryRun", dry, "fieldManager", m.fieldManager(), "fieldValidation", m.fieldValidation())
-	o := k.object(name, labels, m.rng.IntN(10))
+	o := m.object(k, name, labels, m.rng.IntN(10))
 	if m.chance(0.1) {
 		o["unknownField"] = 1
 	}
@@ -485,8 +516,12 @@ func (m *genModel) get(k *genKind) {
 
 func (m *genModel) list(k *genKind) {
 	var params []string
+	labelSel := ""
 	if m.chance(0.4) {
-		params = append(params, "labelSelector", m.pick([]string{"app%3Da", "app%21%3Da", "app+in+%28a%2Cb%29", "tier", "%21tier", "app%3Da%2Ctier%3Dx", "app%3D%3Da", "bad%20selector%21"}))
+		labelSel = m.pick([]string{"app%3Da", "app%21%3Da", "app+in+%28a%2Cb%29", "tier", "%21tier", "app%3Da%2Ctier%3Dx", "app%3D%3Da", "bad%20selector%21"})
+	}
+	if labelSel = m.collectionSelector(k, labelSel); labelSel != "" {
+		params = append(params, "labelSelector", labelSel)
 	}
 	if m.chance(0.2) {
 		params = append(params, "fieldSelector", m.pick(m.fieldSelectors(k)))
@@ -543,7 +578,7 @@ func (m *genModel) fieldSelectors(k *genKind) []string {
 // changed, with the saved resource version (or a stale or no one).
 func (m *genModel) update(k *genKind) {
 	name := m.target(k)
-	o := k.object(name, m.labels[k.name+"/"+name], m.rng.IntN(10))
+	o := m.object(k, name, m.labels[k.name+"/"+name], m.rng.IntN(10))
 	meta := o["metadata"].(map[string]any)
 	switch r := m.rng.IntN(10); {
 	case r < 6:
@@ -579,7 +614,7 @@ func (m *genModel) patch(k *genKind) {
 		body = jsonBody(map[string]any{"metadata": map[string]any{"labels": map[string]any{"tier": m.pick([]string{"x", "y"}), "app": nil}, "annotations": map[string]any{"a": fmt.Sprint(m.rng.IntN(3))}}})
 	case 1:
 		ct, what = ctStrategic, "strategic"
-		o := k.object(name, nil, m.rng.IntN(10))
+		o := m.object(k, name, nil, m.rng.IntN(10))
 		delete(o, "apiVersion")
 		delete(o, "kind")
 		delete(o["metadata"].(map[string]any), "name")
@@ -605,7 +640,7 @@ func (m *genModel) patch(k *genKind) {
 		body = m.pick(ops)
 	case 3, 4:
 		ct, what = "application/apply-patch+yaml", "apply"
-		o := k.object(name, m.labelSet(), m.rng.IntN(10))
+		o := m.object(k, name, m.labelSet(), m.rng.IntN(10))
 		if m.chance(0.1) {
 			delete(o, "kind")
 		}
@@ -741,7 +776,7 @@ func (m *genModel) subresource(k *genKind) {
 			m.track(s, k, name)
 			return
 		}
-		o := k.object(name, m.labels[k.name+"/"+name], m.rng.IntN(10))
+		o := m.object(k, name, m.labels[k.name+"/"+name], m.rng.IntN(10))
 		o["status"] = k.statusBody(m.rng.IntN(10))
 		if rv := m.saved("rv", k, name); rv != "" && m.chance(0.8) {
 			o["metadata"].(map[string]any)["resourceVersion"] = rv
@@ -759,9 +794,13 @@ func (m *genModel) subresource(k *genKind) {
 func (m *genModel) watch(k *genKind) {
 	params := []string{"watch", "true"}
 	sel := genSelector{}
+	labelSel := ""
 	if m.chance(0.4) {
 		sel = genSelectors[m.rng.IntN(len(genSelectors))]
-		params = append(params, "labelSelector", strings.NewReplacer("=", "%3D", "!", "%21", " ", "+", "(", "%28", ")", "%29", ",", "%2C").Replace(sel.selector))
+		labelSel = strings.NewReplacer("=", "%3D", "!", "%21", " ", "+", "(", "%28", ")", "%29", ",", "%2C").Replace(sel.selector)
+	}
+	if labelSel = m.collectionSelector(k, labelSel); labelSel != "" {
+		params = append(params, "labelSelector", labelSel)
 	}
 	if m.chance(0.15) {
 		params = append(params, "fieldSelector", "metadata.name%21%3Dnothing")
@@ -787,7 +826,7 @@ func (m *genModel) watch(k *genKind) {
 	if m.chance(0.2) {
 		s.accept("application/json;as=Table;v=v1;g=meta.k8s.io")
 	}
-	m.sentinels[s] = genSentinel{name: sentinel, create: &step{scenario: s.scenario, ns: s.ns, name: "sentinel", method: "POST", path: k.collection, body: []byte(jsonBody(k.object(sentinel, sel.matching, 0)))}}
+	m.sentinels[s] = genSentinel{name: sentinel, create: &step{scenario: s.scenario, ns: s.ns, name: "sentinel", method: "POST", path: k.collection, body: []byte(jsonBody(m.object(k, sentinel, sel.matching, 0)))}}
 	m.names[k] = append(m.names[k], sentinel)
 	m.labels[k.name+"/"+sentinel] = sel.matching
 }
