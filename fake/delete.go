@@ -114,12 +114,10 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 		return deleteResult{}, apierr.Forbidden(res.Kind, name, "this namespace may not be deleted")
 	}
 	deferred := false
-	var storedRV uint64
-	o, typ, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	o, _, err := s.write(res, key, dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, name)
 		}
-		storedRV = cur.RV
 		if p := opts.Preconditions; p != nil {
 			if p.UID != nil && *p.UID != cur.UID {
 				return "", nil, preconditionFailed(res, name, "UID", *p.UID, cur.UID)
@@ -152,17 +150,13 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 	if err != nil {
 		return deleteResult{}, apierr.From(err)
 	}
-	if typ == storage.Deleted {
-		if o, err = atStoredVersion(o, storedRV); err != nil {
-			return deleteResult{}, apierr.Internal(err)
-		}
-	}
 	return deleteResult{obj: o, deferred: deferred}, nil
 }
 
 // atStoredVersion is a removed object as kube-apiserver answers the
-// write that removed it: at the version it was last stored with (the
-// watch's DELETED event carries the removal's).
+// update or patch that removed it (taking off its last finalizer): at
+// the version it was last stored with (the watch's DELETED event
+// carries the removal's).
 func atStoredVersion(o *object.Stored, rv uint64) (*object.Stored, error) {
 	if o == nil || rv == 0 || o.RV == rv {
 		return o, nil
@@ -350,7 +344,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		}
 		one := *r
 		one.Name = o.Name
-		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
+		_, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
 		if aerr != nil {
 			if aerr.Status.Code == http.StatusNotFound {
 				continue // deleted meanwhile
@@ -358,7 +352,9 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 			request.WriteError(w, req, aerr)
 			return
 		}
-		deleted = append(deleted, res.obj)
+		// kube-apiserver answers with the objects it listed before
+		// deleting them, as they were.
+		deleted = append(deleted, o)
 	}
 	if aerr := out.Mismatch(); aerr != nil {
 		request.WriteError(w, req, aerr)

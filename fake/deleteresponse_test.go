@@ -2,16 +2,18 @@ package fake
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
-// kube-apiserver answers a delete that removes the object with the
-// object as last stored, at the resource version it had; the watch's
-// DELETED event carries the version of the removal. The same goes for
-// the items of a delete collection and for an update that removes the
-// last finalizer of an object being deleted. Found by
-// TestGeneratedSequences seeds 5 and 13 (delete collection); checked on
-// v1.36.3 (a Secret, a ConfigMap with a finalizer).
+// kube-apiserver answers a delete collection with the objects it listed
+// before deleting them, as they were (their resource version, no
+// deletionTimestamp), and an update or patch that removes the last
+// finalizer of an object being deleted with the object at the version
+// it was last stored with; the watch's DELETED event carries the
+// version of the removal. Found by TestGeneratedSequences seeds 5, 13,
+// 20 (delete collection); checked on v1.36.3 (Secrets, Pods, a
+// ConfigMap with a finalizer).
 func TestDeleteAnswersTheLastStoredVersion(t *testing.T) {
 	for _, ctrl := range []ControllersMode{ControllersBackground, ControllersManual} {
 		deleteAnswersTheLastStoredVersion(t, ctrl)
@@ -39,6 +41,12 @@ func deleteAnswersTheLastStoredVersion(t *testing.T, ctrl ControllersMode) {
 	created := rvOf(c.mustDo(201, "POST", secrets, `{"metadata":{"name":"s","labels":{"x":"y"}}}`))
 	if got := rvOf(c.mustDo(200, "DELETE", secrets+"?labelSelector=x%3Dy", "")); got != created {
 		t.Errorf("controllers %d: delete collection: item at %s, want %s (as created)", ctrl, got, created)
+	}
+	pods := "/api/v1/namespaces/default/pods"
+	c.do("POST", "/api/v1/namespaces/default/serviceaccounts", "", `{"metadata":{"name":"default"}}`) // (made by the controllers when they run)
+	c.mustDo(201, "POST", pods, `{"metadata":{"name":"p","labels":{"x":"y"}},"spec":{"nodeName":"n","containers":[{"name":"c","image":"i"}]}}`)
+	if body := string(c.mustDo(200, "DELETE", pods+"?labelSelector=x%3Dy", "")); strings.Contains(body, "deletionTimestamp") {
+		t.Errorf("controllers %d: delete collection of a pod: %s, want the pod as listed, without deletionTimestamp", ctrl, body)
 	}
 	cms := "/api/v1/namespaces/default/configmaps/"
 	c.mustDo(201, "POST", cms, `{"metadata":{"name":"f","finalizers":["example.com/f"]}}`)
