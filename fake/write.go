@@ -180,8 +180,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if aerr != nil {
 			return "", nil, aerr
 		}
-		if sentRV == 0 && res.Custom {
-			// Custom resources allow no unconditional update.
+		if sentRV == 0 && needsResourceVersion(res, r.Subresource) {
+			// Custom resources, and some built-in kinds, allow no
+			// unconditional update.
 			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
 		}
 		if sentRV != 0 && sentRV != cur.RV {
