@@ -71,16 +71,19 @@ func TestFakeCreateAndUpdate(t *testing.T) {
 				t.Errorf("update with stale resourceVersion %s = %v, want ErrConflict", stale, err)
 			}
 
-			// UpdateStatus writes only .status; Update ignores .status.
+			// UpdateStatus writes .status, not .spec (a Pod's labels it
+			// takes, as kube-apiserver's status strategy does); Update
+			// ignores .status.
 			st := updated.DeepCopy()
 			st.Status.Phase = "Running"
-			st.Labels["ignored"] = "yes"
+			deadline := int64(5)
+			st.Spec.ActiveDeadlineSeconds = &deadline
 			afterStatus, err := pods.UpdateStatus(ctx, st, UpdateOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if afterStatus.Status.Phase != "Running" || afterStatus.Labels["ignored"] != "" {
-				t.Errorf("UpdateStatus: phase %q labels %v, want Running and no new label", afterStatus.Status.Phase, afterStatus.Labels)
+			if afterStatus.Status.Phase != "Running" || afterStatus.Spec.ActiveDeadlineSeconds != nil {
+				t.Errorf("UpdateStatus: phase %q activeDeadlineSeconds %v, want Running and no spec change", afterStatus.Status.Phase, afterStatus.Spec.ActiveDeadlineSeconds)
 			}
 			req, _ = rec.last(t)
 			if !strings.HasSuffix(req.URL.Path, "/status") || req.Header.Get("Content-Type") != tc.bodyType {

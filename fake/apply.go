@@ -29,8 +29,7 @@ func (s *Server) applyCreate(r *request.Request, call *admission.Request, applie
 	d.Meta.ResourceVersion = ""
 	if o.DryRun {
 		// kube-apiserver answers a dry-run create without a resource
-		// version or managedFields.
-		d.Meta.ManagedFields = nil
+		// version (managedFields as the create would store them).
 		rv = 0
 	}
 	next, err := d.Seal(rv)

@@ -87,7 +87,9 @@ type deleteResult struct {
 // hold, worded as kube-apiserver's storage words it (its CRD registry
 // words it otherwise).
 func preconditionFailed(res *object.Resource, name, field, want, got string) *apierr.Error {
-	if res.Custom {
+	if res.Custom || res.Kind.Group == "" && res.Kind.Resource == "namespaces" {
+		// (a namespace's delete checks its preconditions itself, as
+		// the CRD registry does)
 		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", apierr.QualifiedResource(res.Kind), name, field, want, field, got)
 		return apierr.New(http.StatusConflict, "Conflict", msg, apierr.Details(res.Kind, name))
 	}
@@ -149,6 +151,21 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 		return deleteResult{}, apierr.From(err)
 	}
 	return deleteResult{obj: o, deferred: deferred}, nil
+}
+
+// atStoredVersion is a removed object as kube-apiserver answers the
+// update or patch that removed it (taking off its last finalizer): at
+// the version it was last stored with (the watch's DELETED event
+// carries the removal's).
+func atStoredVersion(o *object.Stored, rv uint64) (*object.Stored, error) {
+	if o == nil || rv == 0 || o.RV == rv {
+		return o, nil
+	}
+	d, err := o.Res.DraftOf(o)
+	if err != nil {
+		return nil, err
+	}
+	return d.Seal(rv)
 }
 
 // deleteObject is deleteOne's write for every kind but CRDs and
@@ -327,7 +344,7 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		}
 		one := *r
 		one.Name = o.Name
-		res, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
+		_, aerr := s.deleteOne(r.Res, o.Key, o.Name, dopts, dry, admission.NewRequest(&one, "delete", dry, "", req.UserAgent()))
 		if aerr != nil {
 			if aerr.Status.Code == http.StatusNotFound {
 				continue // deleted meanwhile
@@ -335,7 +352,13 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 			request.WriteError(w, req, aerr)
 			return
 		}
-		deleted = append(deleted, res.obj)
+		// kube-apiserver answers with the objects it listed before
+		// deleting them, as they were.
+		deleted = append(deleted, o)
+	}
+	if aerr := out.Mismatch(); aerr != nil {
+		request.WriteError(w, req, aerr)
+		return
 	}
 	lm := metav1.ListMeta{ResourceVersion: strconv.FormatUint(s.store.CurrentRV(), 10)}
 	bw := s.startBody(w, req, http.StatusOK, out.Format.ContentType(), -1)

@@ -12,6 +12,7 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/patch"
 	"github.com/kubewire/kubewire/fake/internal/request"
+	"github.com/kubewire/kubewire/fake/internal/storage"
 )
 
 func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request.Request) {
@@ -57,7 +58,11 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	var unknown []string
 	created := false
 	res := r.Res
-	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+	var storedRV uint64
+	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if cur != nil {
+			storedRV = cur.RV
+		}
 		if cur == nil {
 			if pt != patch.TypeApply || r.Subresource != "" {
 				return "", nil, apierr.NotFound(res.Kind, r.Name)
@@ -126,6 +131,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		return s.commitChange(cur, old, next, rv)
 	})
+	if err == nil && typ == storage.Deleted {
+		obj, err = atStoredVersion(obj, storedRV)
+	}
 	if err != nil {
 		request.WriteError(w, req, apierr.From(err))
 		return

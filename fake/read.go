@@ -44,6 +44,10 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.R
 
 // writeObject answers with one object.
 func (s *Server) writeObject(w http.ResponseWriter, req *http.Request, code int, o *object.Stored, out request.Output) {
+	if aerr := out.Mismatch(); aerr != nil {
+		request.WriteError(w, req, aerr)
+		return
+	}
 	body, ct, err := s.encodeObject(o, out)
 	if err != nil {
 		request.WriteError(w, req, apierr.Internal(err))
@@ -108,6 +112,10 @@ func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.
 	items, err := object.ConvertAll(r.Res, items)
 	if err != nil {
 		request.WriteError(w, req, apierr.Internal(err)) // the conversion webhook failed
+		return
+	}
+	if aerr := out.Mismatch(); aerr != nil {
+		request.WriteError(w, req, aerr)
 		return
 	}
 	request.SetShardInfo(&lm, r.Res, out, opts.Shard)

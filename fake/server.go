@@ -193,7 +193,8 @@ func New(opts Options) *Server {
 		opts.GzipThreshold = 128 << 10
 	}
 	if opts.Namespaces == nil {
-		opts.Namespaces = []string{"default", "kube-system", "kube-public", "kube-node-lease"}
+		// in the order kube-apiserver creates them
+		opts.Namespaces = []string{"kube-system", "kube-public", "default", "kube-node-lease"}
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now

@@ -43,6 +43,14 @@ func (s *Server) create(d *object.Draft, ns string, dry bool, call *admission.Re
 	}
 	if d.Meta.Name == "" && d.Meta.GenerateName != "" {
 		d.Meta.Name = generatedName(d.Meta.GenerateName)
+		if r.Kind.Group == "" && r.Kind.Kind == "Namespace" {
+			// the name label the defaults set on a named namespace
+			d.Meta.Labels = maps.Clone(d.Meta.Labels)
+			if d.Meta.Labels == nil {
+				d.Meta.Labels = map[string]string{}
+			}
+			d.Meta.Labels["kubernetes.io/metadata.name"] = d.Meta.Name
+		}
 	}
 	if aerr := validation.Name(d); aerr != nil {
 		return writeResult{}, aerr
@@ -106,6 +114,17 @@ func (s *Server) createNamespace(name string) error {
 		return err
 	}
 	d.Meta.Labels = map[string]string{"kubernetes.io/metadata.name": name}
+	// kube-apiserver's own write, recorded as its update of the label
+	// alone (the spec and status are its defaults).
+	written, _, err := r.DecodeJSON([]byte(`{"metadata":{"name":` + quote(name) + `}}`))
+	if err != nil {
+		return err
+	}
+	written.Meta.Labels = d.Meta.Labels
+	if err := managedfields.RecordUpdate(s.endpoint(r, ""), nil, nil, written, "kube-apiserver"); err != nil {
+		return err
+	}
+	d.Meta.ManagedFields = written.Meta.ManagedFields
 	if _, aerr := s.create(d, "", false, nil); aerr != nil {
 		return aerr
 	}
@@ -134,9 +153,22 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
 		return writeResult{}, aerr
 	}
+	if wr, aerr, created := s.createByUpdate(d, r, o); created {
+		return wr, aerr
+	}
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
+	var storedRV uint64
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
+		if cur != nil {
+			storedRV = cur.RV
+		}
+		if cur == nil && d.Meta.UID != "" && r.Subresource == "" && createOnUpdate[res.Key()] {
+			// Where an update may create, the storage checks the uid
+			// precondition against an empty object before the update
+			// finds it missing.
+			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID))
+		}
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
@@ -148,8 +180,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if aerr != nil {
 			return "", nil, aerr
 		}
-		if sentRV == 0 && res.Custom {
-			// Custom resources allow no unconditional update.
+		if sentRV == 0 && needsResourceVersion(res, r.Subresource) {
+			// Custom resources, and some built-in kinds, allow no
+			// unconditional update.
 			return "", nil, apierr.Invalid(res.Kind.Group, res.Kind.Resource, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "metadata.resourceVersion", Message: "Invalid value: 0: must be specified for an update"})
 		}
 		if sentRV != 0 && sentRV != cur.RV {
@@ -184,6 +217,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	}
 	if typ == storage.Deleted {
 		code = http.StatusOK
+		if obj, err = atStoredVersion(obj, storedRV); err != nil {
+			return writeResult{}, apierr.Internal(err)
+		}
 	}
 	return writeResult{obj: obj, code: code}, nil
 }
@@ -199,10 +235,12 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 			if err != nil {
 				return nil, err
 			}
+			sent := d.Meta
 			d, err = withStatus(old, st)
 			if err != nil {
 				return nil, err
 			}
+			takeStatusWriteMeta(res, d.Meta, sent)
 		} else {
 			st, err := old.StatusValue()
 			if err != nil {

@@ -83,6 +83,8 @@ func scenarios() []scenario {
 	all = append(all, watchScenarios()...)
 	all = append(all, writeScenarios()...)
 	all = append(all, mediaScenarios()...)
+	all = append(all, partialMismatchScenarios()...)
+	all = append(all, statusMetadataScenarios()...)
 	all = append(all, fieldScenarios()...)
 	all = append(all, versionScenarios()...)
 	all = append(all, deletionScenarios()...)

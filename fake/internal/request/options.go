@@ -82,10 +82,23 @@ func ParseListOptions(q url.Values, r *object.Resource, watch bool) (*ListOption
 	}
 	if o.RV != "" {
 		if _, err := strconv.ParseUint(o.RV, 10, 64); err != nil {
-			return nil, apierr.BadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.RV, o.RV))
+			msg := fmt.Sprintf("resourceVersion: Invalid value: %q: strconv.ParseUint: parsing %q: invalid syntax", o.RV, o.RV)
+			if watch && watchCached(r) {
+				// A watch's version is parsed by the watch cache, whose
+				// storage error is a 500.
+				return nil, apierr.New(http.StatusInternalServerError, "", msg, nil)
+			}
+			return nil, apierr.BadRequest("invalid resource version: " + msg)
 		}
 	}
 	return o, nil
+}
+
+// watchCached reports whether kube-apiserver serves the resource's
+// watches from its watch cache: every resource but Events, whose cache
+// it disables by default.
+func watchCached(r *object.Resource) bool {
+	return r.Custom || r.Kind.Resource != "events" || (r.Kind.Group != "" && r.Kind.Group != "events.k8s.io")
 }
 
 const (
@@ -131,9 +144,6 @@ func (o *ListOptions) validateWatch() *apierr.Error {
 	if o.SendInitialEvents != nil {
 		if o.RVMatch != matchNotOlderThan {
 			causes = append(causes, ForbiddenCause("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
-		}
-		if !o.AllowBookmarks && *o.SendInitialEvents {
-			causes = append(causes, ForbiddenCause("allowWatchBookmarks", "sendInitialEvents requires setting allowWatchBookmarks to true"))
 		}
 	} else if o.RVMatch != "" {
 		causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))

@@ -64,6 +64,38 @@ type Output struct {
 	// NoHeaders leaves a Table's column definitions out (the events of a
 	// watch after the first).
 	NoHeaders bool
+	// list: the answer is a list.
+	list bool
+}
+
+// Mismatch is the error of PartialObjectMetadata asked for a list, or
+// PartialObjectMetadataList for one object, as kube-apiserver answers it
+// when it converts the answer, after the read or the write: a 406 naming
+// its internal type, and for one custom resource a 500.
+func (o Output) Mismatch() *apierr.Error {
+	switch {
+	case o.As == AsPartial && o.list:
+		typ := "*unstructured.UnstructuredList"
+		if !o.res.Custom {
+			typ = "*" + internalTypePackage(o.res.Kind.Group) + "." + o.res.Kind.ListKind
+		}
+		return apierr.New(http.StatusNotAcceptable, "NotAcceptable", "you requested PartialObjectMetadata, but the requested object is a list ("+typ+")", nil)
+	case o.As == asPartialList && !o.list:
+		if o.res.Custom {
+			return apierr.New(http.StatusInternalServerError, "", "content is not a list", nil)
+		}
+		return apierr.New(http.StatusNotAcceptable, "NotAcceptable", "you requested PartialObjectMetadataList, but the requested object is not a list (*"+internalTypePackage(o.res.Kind.Group)+"."+o.res.Kind.Kind+")", nil)
+	}
+	return nil
+}
+
+// internalTypePackage is the package of kube-apiserver's internal types
+// of a group, where the Events of events.k8s.io are core's.
+func internalTypePackage(group string) string {
+	if group == "events.k8s.io" {
+		return "core"
+	}
+	return internalPackage(group)
 }
 
 func MediaType(t, sub string) codec.MediaType { return codec.MediaType{Type: t, Subtype: sub} }
@@ -86,21 +118,32 @@ func offers(r *object.Resource, list, watch, refuseProtobuf, cbor bool) []codec.
 	if cbor {
 		out = append(out, cborT)
 	}
-	partial := AsPartial
+	// kube-apiserver offers both metadata kinds for objects and lists
+	// and refuses the wrong one when it converts the answer (see
+	// Output.Mismatch); a watch takes PartialObjectMetadata only.
+	partials := []string{AsPartial, asPartialList}
 	if list {
-		partial = asPartialList
+		partials = []string{asPartialList, AsPartial}
+	}
+	if watch {
+		partials = partials[:1]
 	}
 	for _, v := range []string{"v1", "v1beta1"} {
-		out = append(out, jsonT.As(partial).With(codec.ParamVersion, v))
-		if protobuf {
-			out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
-		}
-		if cbor {
-			out = append(out, cborT.As(partial).With(codec.ParamVersion, v))
+		for _, partial := range partials {
+			out = append(out, jsonT.As(partial).With(codec.ParamVersion, v))
+			if protobuf {
+				out = append(out, pbT.As(partial).With(codec.ParamVersion, v))
+			}
+			if cbor {
+				out = append(out, cborT.As(partial).With(codec.ParamVersion, v))
+			}
 		}
 		out = append(out, jsonT.As(AsTable).With(codec.ParamVersion, v))
 		if !watch {
-			out = append(out, yamlT.As(partial).With(codec.ParamVersion, v), yamlT.As(AsTable).With(codec.ParamVersion, v))
+			for _, partial := range partials {
+				out = append(out, yamlT.As(partial).With(codec.ParamVersion, v))
+			}
+			out = append(out, yamlT.As(AsTable).With(codec.ParamVersion, v))
 		}
 	}
 	return out
@@ -114,6 +157,7 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 	if err != nil {
 		return Output{}, notAcceptable(r.Custom, cbor)
 	}
+	accept = withoutUnknownParams(accept)
 	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf, cbor))
 	if !ok {
 		// A media type the resource is served in, with parameters it
@@ -128,7 +172,7 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		}
 		return Output{}, notAcceptable(r.Custom, cbor)
 	}
-	o := Output{As: mt.Param(codec.ParamAs), res: r, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
+	o := Output{As: mt.Param(codec.ParamAs), res: r, list: list, version: mt.Param(codec.ParamVersion), include: req.URL.Query().Get("includeObject")}
 	if o.As == AsTable {
 		switch o.include {
 		case "", "None", "Metadata", "Object":
@@ -145,6 +189,26 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 		o.Format = FormatCBOR
 	}
 	return o, nil
+}
+
+// negotiatedParams are the Accept parameters kube-apiserver's
+// negotiation reads; it ignores the others.
+var negotiatedParams = map[string]bool{codec.ParamAs: true, codec.ParamGroup: true, codec.ParamVersion: true, "stream": true, "pretty": true}
+
+// withoutUnknownParams drops from each range the parameters
+// kube-apiserver ignores (includeObject, charset, any other).
+func withoutUnknownParams(accept []codec.AcceptRange) []codec.AcceptRange {
+	out := make([]codec.AcceptRange, len(accept))
+	for i, r := range accept {
+		out[i] = r
+		out[i].Params = nil
+		for _, p := range r.Params {
+			if negotiatedParams[p.Name] {
+				out[i].Params = append(out[i].Params, p)
+			}
+		}
+	}
+	return out
 }
 
 // notAcceptable is the 406 of a resource, listing the CBOR media type

@@ -233,7 +233,9 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 		cursor = next
 		if endPending && lastRV >= p.endAtRV {
 			endPending = false
-			if !wt.sendBookmark(lastRV, true) {
+			// Without allowWatchBookmarks kube-apiserver sends the
+			// initial events and no bookmark after them.
+			if wt.opts.AllowBookmarks && !wt.sendBookmark(lastRV, true) {
 				return
 			}
 		}
@@ -338,6 +340,13 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 		meta.Annotations = map[string]string{InitialEventsEnd: "true"}
 	}
 	kind, apiVersion := wt.r.Res.Kind.Kind, wt.r.Res.Kind.APIVersion()
+	if wt.out.As == request.AsTable {
+		// kube-apiserver converts the bookmark like any object: a
+		// Table of one row printed from it.
+		if o := wt.bookmarkObject(kind, apiVersion, meta, rv); o != nil {
+			return wt.emit(storage.Bookmark, func(b []byte) []byte { return wt.encodeObject(b, o) })
+		}
+	}
 	if wt.out.As == request.AsPartial {
 		kind, apiVersion = request.AsPartial, wt.out.MetaAPIVersion()
 	}
@@ -356,6 +365,25 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 		b = append(b, mj...)
 		return append(b, '}')
 	})
+}
+
+// bookmarkObject is a bookmark as an object of the watched resource,
+// holding only meta, or nil if it does not decode.
+func (wt *watcher) bookmarkObject(kind, apiVersion string, meta metav1.ObjectMeta, rv uint64) *object.Stored {
+	mj, err := json.Marshal(&meta)
+	if err != nil {
+		return nil
+	}
+	body := append(append([]byte(`{"kind":`+strconv.Quote(kind)+`,"apiVersion":`+strconv.Quote(apiVersion)+`,"metadata":`), mj...), '}')
+	d, _, err := wt.r.Res.DecodeJSON(body)
+	if err != nil {
+		return nil
+	}
+	o, err := d.Seal(rv)
+	if err != nil {
+		return nil
+	}
+	return o
 }
 
 // sendError writes an ERROR event carrying a Status; the stream then ends.
