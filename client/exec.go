@@ -350,6 +350,9 @@ func (x *execCredentials) parse(st *execCredStatus) (string, *tls.Certificate, e
 	}
 	header := ""
 	if st.Token != "" {
+		if err := checkHeaderToken(st.Token); err != nil {
+			return "", nil, fmt.Errorf("client: exec plugin %s returned a token that %w", name, err)
+		}
 		header = "Bearer " + st.Token
 	}
 	return header, cert, nil
