@@ -264,10 +264,12 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 		}
 	}
 	var out []APIResource
+	seen := make(map[gv]bool, len(gvs))
 	for _, x := range gvs {
-		if x.version == "" {
-			continue
+		if x.version == "" || seen[x] {
+			continue // a real server names each group version once
 		}
+		seen[x] = true
 		p := joinPath("apis", x.group, x.version)
 		if x.group == "" {
 			p = joinPath("api", x.version)

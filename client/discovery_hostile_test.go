@@ -98,3 +98,36 @@ func TestDiscoveryGoesOnForTheCallersLeft(t *testing.T) {
 		}
 	})
 }
+
+// A group version named again and again in /apis (as a group listed
+// twice, or a version listed twice in its group) is fetched once and its
+// resources listed once. Before, each naming cost a request: a 10 MiB
+// /apis of repeats made some 100000 requests per discovery.
+func TestDiscoveryFetchesEachGroupVersionOnce(t *testing.T) {
+	var gvRequests atomic.Int32
+	group := `{"name":"apps","versions":[{"groupVersion":"apps/v1","version":"v1"},{"groupVersion":"apps/v1","version":"v1"}],"preferredVersion":{"groupVersion":"apps/v1","version":"v1"}}`
+	c, _ := newServerConfig(t, Config{QPS: -1}, func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Path {
+		case "/api":
+			fmt.Fprint(w, `{"kind":"APIVersions","versions":[]}`)
+		case "/apis":
+			fmt.Fprintf(w, `{"kind":"APIGroupList","groups":[%s]}`, strings.Repeat(group+",", 99)+group)
+		case "/apis/apps/v1":
+			gvRequests.Add(1)
+			fmt.Fprint(w, `{"kind":"APIResourceList","groupVersion":"apps/v1","resources":[{"name":"deployments","namespaced":true,"kind":"Deployment","verbs":["get"]}]}`)
+		default:
+			http.NotFound(w, r)
+		}
+	})
+	res, err := c.ServerResources(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := gvRequests.Load(); n != 1 {
+		t.Errorf("apps/v1 fetched %d times, want once", n)
+	}
+	if len(res) != 1 {
+		t.Errorf("%d resources, want the one Deployment", len(res))
+	}
+}
