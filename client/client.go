@@ -113,6 +113,7 @@ func New(cfg Config) (*Client, error) {
 	if maxBody == 0 {
 		maxBody = defaultMaxResponseBytes
 	}
+	next = &stalledBodyTransport{limit: headerTimeout(&cfg), next: next}
 	next = &gzipTransport{ask: !cfg.DisableCompression, next: next}
 	next = &authTransport{creds: creds, origin: base, next: next}
 	warnings := cfg.WarningHandler
