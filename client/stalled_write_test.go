@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -51,4 +52,38 @@ func TestServerThatStopsReadingTheBody(t *testing.T) {
 		}
 		t.Logf("err = %v after %v", err, time.Since(start))
 	})
+}
+
+// The same over real HTTP/2 and HTTP/1.1 with TLS: the body waits on flow
+// control or on the socket, and nothing but the stall clock ends it.
+func TestServerThatStopsReadingTheBodyOverTLS(t *testing.T) {
+	for _, h2 := range []bool{true, false} {
+		t.Run(map[bool]string{true: "HTTP/2", false: "HTTP/1.1"}[h2], func(t *testing.T) {
+			checkNoLeaks(t)
+			released := make(chan struct{})
+			srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				select { // holds the request, reading none of its body
+				case <-released:
+				case <-r.Context().Done():
+				}
+			}))
+			srv.EnableHTTP2 = h2
+			srv.StartTLS()
+			defer srv.Close()
+			defer close(released)
+			c, err := New(Config{Host: srv.URL, QPS: -1, TLS: TLSConfig{CAData: pemOf(srv)},
+				ResponseHeaderTimeout: 50 * time.Millisecond, Retry: RetryPolicy{MaxAttempts: 1}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.CloseIdleConnections()
+			ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // failsafe only
+			defer cancel()
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "big"}, Data: map[string]string{"k": strings.Repeat("x", 16<<20)}}
+			_, err = For[*corev1.ConfigMap](c).Namespace("default").Create(ctx, cm, CreateOptions{})
+			if err == nil || !strings.Contains(err.Error(), "took no more of the request body") {
+				t.Errorf("err = %v, want the stalled body named", err)
+			}
+		})
+	}
 }
