@@ -204,7 +204,7 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 			}
 			st.resources = append(st.resources, res...)
 		default:
-			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, probe.Kind, codec.ErrMalformed)
+			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, cutName(probe.Kind), codec.ErrMalformed)
 		}
 	}
 	return st, nil

@@ -423,7 +423,7 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	}
 	if out.Kind != "ExecCredential" || out.APIVersion != x.cfg.APIVersion {
 		return nil, fmt.Errorf("client: exec plugin %s printed apiVersion %q kind %q, want %q ExecCredential",
-			name, out.APIVersion, out.Kind, x.cfg.APIVersion)
+			name, cutName(out.APIVersion), cutName(out.Kind), x.cfg.APIVersion)
 	}
 	if out.Status == nil {
 		return nil, fmt.Errorf("client: exec plugin %s printed an ExecCredential without status", name)
