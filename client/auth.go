@@ -212,6 +212,9 @@ func (f *tokenFile) readLocked() error {
 	if token == "" {
 		return fmt.Errorf("client: bearer token file %s is empty", f.path)
 	}
+	if err := checkHeaderToken(token); err != nil {
+		return fmt.Errorf("client: bearer token file %s %w", f.path, err)
+	}
 	f.readAt = time.Now()
 	if token != f.token || f.gen == 0 {
 		f.token = token
@@ -251,6 +254,9 @@ func credentialsFor(cfg *Config, exec *execCredentials) (credentials, error) {
 		}
 		return &tokenFile{path: cfg.BearerTokenFile, refresh: refresh}, nil
 	case cfg.BearerToken != "":
+		if err := checkHeaderToken(cfg.BearerToken); err != nil {
+			return nil, fmt.Errorf("client: Config.BearerToken %w: %w", err, ErrInvalidOptions)
+		}
 		return staticCredentials{header: "Bearer " + cfg.BearerToken}, nil
 	case cfg.Username != "" || cfg.Password != "":
 		if cfg.Username == "" {
@@ -267,3 +273,20 @@ type credentialError struct{ err error }
 
 func (e *credentialError) Error() string { return e.err.Error() }
 func (e *credentialError) Unwrap() error { return e.err }
+
+// errTokenNotHeader is why a token is refused before any request: net/http
+// would refuse each request carrying it, an error the retries took for a
+// lost connection.
+var errTokenNotHeader = errors.New("holds a control character (a newline, NUL...), which an HTTP header cannot carry")
+
+// checkHeaderToken reports whether token can be sent in an Authorization
+// header: no control character but tab (RFC 9110 field-value). The error
+// never shows the token.
+func checkHeaderToken(token string) error {
+	for i := 0; i < len(token); i++ {
+		if c := token[i]; (c < ' ' && c != '\t') || c == 0x7f {
+			return errTokenNotHeader
+		}
+	}
+	return nil
+}

@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-retryablehttp"
-	"golang.org/x/sync/singleflight"
 	"golang.org/x/time/rate"
 )
 
@@ -58,7 +57,7 @@ type Client struct {
 
 	discoveryMu    sync.Mutex
 	discoveryCache *discoveryState
-	discoveryGroup singleflight.Group
+	discoveryFetch *discoveryFetch // the fetch under way, nil when none
 }
 
 // New returns a Client for cfg. It reads the CA file once, now; a token
@@ -114,6 +113,7 @@ func New(cfg Config) (*Client, error) {
 	if maxBody == 0 {
 		maxBody = defaultMaxResponseBytes
 	}
+	next = &stalledBodyTransport{limit: headerTimeout(&cfg), next: next}
 	next = &gzipTransport{ask: !cfg.DisableCompression, next: next}
 	next = &authTransport{creds: creds, origin: base, next: next}
 	warnings := cfg.WarningHandler

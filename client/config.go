@@ -109,7 +109,10 @@ type Config struct {
 	// proxy that accepts a request and never answers it would otherwise
 	// hold it until its context ends; over HTTP/1.1 nothing else notices.
 	// kube-apiserver sends a watch's headers at once, and a list's after
-	// reading it from storage, well within the default.
+	// reading it from storage, well within the default. It also bounds
+	// the wait while a server takes none of a request's body (on any
+	// transport): the clock restarts at each piece (up to 16 KiB over
+	// HTTP/2, 4 KiB over HTTP/1.1) the connection takes.
 	ResponseHeaderTimeout time.Duration
 
 	// Namespace is the default namespace of the kubeconfig context or of

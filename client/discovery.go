@@ -71,29 +71,57 @@ func (c *Client) InvalidateDiscovery() {
 	c.discoveryMu.Unlock()
 }
 
-// refreshDiscovery fetches discovery, sharing the fetch between
-// concurrent callers. The fetch runs without the first caller's
-// cancellation so that one caller leaving does not fail the others.
+// discoveryFetch is one fetch of discovery shared by the callers waiting
+// for it. It runs on its own context, cancelled when the last waiter
+// leaves: one caller leaving does not fail the others, and a fetch nobody
+// waits for any more stops instead of going on request after request.
+type discoveryFetch struct {
+	cancel  context.CancelFunc
+	waiters int // guarded by Client.discoveryMu
+	done    chan struct{}
+	st      *discoveryState // set before done closes
+	err     error
+}
+
+// refreshDiscovery fetches discovery, joining the fetch under way if any.
 func (c *Client) refreshDiscovery(ctx context.Context) (*discoveryState, error) {
-	ch := c.discoveryGroup.DoChan("discovery", func() (any, error) {
-		st, err := c.fetchDiscovery(context.WithoutCancel(ctx))
-		if err != nil {
-			return nil, err
-		}
-		c.discoveryMu.Lock()
-		c.discoveryCache = st
-		c.discoveryMu.Unlock()
-		return st, nil
-	})
+	c.discoveryMu.Lock()
+	f := c.discoveryFetch
+	if f == nil {
+		fctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		f = &discoveryFetch{cancel: cancel, done: make(chan struct{})}
+		c.discoveryFetch = f
+		go c.runDiscoveryFetch(fctx, f)
+	}
+	f.waiters++
+	c.discoveryMu.Unlock()
 	select {
-	case res := <-ch:
-		if res.Err != nil {
-			return nil, res.Err
-		}
-		return res.Val.(*discoveryState), nil
+	case <-f.done:
+		return f.st, f.err
 	case <-ctx.Done():
+		c.discoveryMu.Lock()
+		if f.waiters--; f.waiters == 0 && c.discoveryFetch == f {
+			c.discoveryFetch = nil // the next caller starts afresh
+			f.cancel()
+		}
+		c.discoveryMu.Unlock()
 		return nil, ctx.Err()
 	}
+}
+
+func (c *Client) runDiscoveryFetch(ctx context.Context, f *discoveryFetch) {
+	st, err := c.fetchDiscovery(ctx)
+	c.discoveryMu.Lock()
+	if err == nil {
+		c.discoveryCache = st
+	}
+	if c.discoveryFetch == f {
+		c.discoveryFetch = nil
+	}
+	f.st, f.err = st, err
+	c.discoveryMu.Unlock()
+	f.cancel()
+	close(f.done)
 }
 
 // Mapping finds the resource serving kind in group and version (an empty
@@ -176,7 +204,7 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 			}
 			st.resources = append(st.resources, res...)
 		default:
-			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, probe.Kind, codec.ErrMalformed)
+			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, cutName(probe.Kind), codec.ErrMalformed)
 		}
 	}
 	return st, nil
@@ -236,10 +264,12 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 		}
 	}
 	var out []APIResource
+	seen := make(map[gv]bool, len(gvs))
 	for _, x := range gvs {
-		if x.version == "" {
-			continue
+		if x.version == "" || seen[x] {
+			continue // a real server names each group version once
 		}
+		seen[x] = true
 		p := joinPath("apis", x.group, x.version)
 		if x.group == "" {
 			p = joinPath("api", x.version)

@@ -137,7 +137,8 @@
 //
 // Every wait has an end without options:
 //
-//	Config.ResponseHeaderTimeout  1 minute  from sending a request to its answer's headers
+//	Config.ResponseHeaderTimeout  1 minute  from sending a request to its answer's headers,
+//	                                        and while the server takes none of a request's body
 //	watch with timeoutSeconds     +30 s     the client ends a watch the server keeps past it (ErrWatchIdle)
 //	WatchOptions.IdleTimeout      off       per event; the reflector sets one
 //	HTTP/2 health check           30 s+15 s Config.PingAfter, PingTimeout: a dead connection fails its requests

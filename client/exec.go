@@ -350,6 +350,9 @@ func (x *execCredentials) parse(st *execCredStatus) (string, *tls.Certificate, e
 	}
 	header := ""
 	if st.Token != "" {
+		if err := checkHeaderToken(st.Token); err != nil {
+			return "", nil, fmt.Errorf("client: exec plugin %s returned a token that %w", name, err)
+		}
 		header = "Bearer " + st.Token
 	}
 	return header, cert, nil
@@ -420,7 +423,7 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	}
 	if out.Kind != "ExecCredential" || out.APIVersion != x.cfg.APIVersion {
 		return nil, fmt.Errorf("client: exec plugin %s printed apiVersion %q kind %q, want %q ExecCredential",
-			name, out.APIVersion, out.Kind, x.cfg.APIVersion)
+			name, cutName(out.APIVersion), cutName(out.Kind), x.cfg.APIVersion)
 	}
 	if out.Status == nil {
 		return nil, fmt.Errorf("client: exec plugin %s printed an ExecCredential without status", name)

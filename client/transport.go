@@ -61,20 +61,13 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		}
 		proxy = http.ProxyURL(u)
 	}
-	headerTimeout := cfg.ResponseHeaderTimeout
-	switch {
-	case headerTimeout == 0:
-		headerTimeout = DefaultResponseHeaderTimeout
-	case headerTimeout < 0:
-		headerTimeout = 0
-	}
 	dial := (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext
 	if files != nil {
 		dial = files.dialer(dial)
 	}
 	t := &http.Transport{
 		Proxy:                 proxy,
-		ResponseHeaderTimeout: headerTimeout,
+		ResponseHeaderTimeout: headerTimeout(cfg),
 		DialContext:           newReadBuffers().dialer(dial),
 		TLSClientConfig:       tlsConfig,
 		TLSHandshakeTimeout:   10 * time.Second,
@@ -205,4 +198,15 @@ func parseHost(host string) (*url.URL, error) {
 	u.Path = strings.TrimSuffix(u.Path, "/")
 	u.RawQuery, u.Fragment = "", ""
 	return u, nil
+}
+
+// headerTimeout is cfg.ResponseHeaderTimeout with its default; 0: none.
+func headerTimeout(cfg *Config) time.Duration {
+	switch {
+	case cfg.ResponseHeaderTimeout == 0:
+		return DefaultResponseHeaderTimeout
+	case cfg.ResponseHeaderTimeout < 0:
+		return 0
+	}
+	return cfg.ResponseHeaderTimeout
 }

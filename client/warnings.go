@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Warning is one warning the server sent in a Warning header (RFC 9111
@@ -38,9 +39,16 @@ func (DiscardWarnings) HandleWarning(Warning) {}
 // maxDistinctWarnings bounds the memory of LogWarningsOnce.
 const maxDistinctWarnings = 1024
 
+// maxLoggedWarningBytes is how much of one warning text LogWarningsOnce
+// logs and remembers. kube-apiserver sends at most 4096 runes of warnings
+// per answer; a longer text comes from a hostile server and is cut, so
+// the handler keeps at most 1024 such cuts however long the headers.
+const maxLoggedWarningBytes = 4096
+
 // LogWarningsOnce returns a WarningHandler that logs each distinct
 // warning text once through logger at level Warn (nil logger: dropped).
-// It remembers up to 1024 texts, then logs new ones without
+// A text longer than 4096 bytes is logged and remembered cut to that
+// length. It remembers up to 1024 texts, then logs new ones without
 // remembering. It is safe for concurrent use.
 func LogWarningsOnce(logger *slog.Logger) WarningHandler {
 	return &onceLogger{logger: logger, seen: make(map[string]struct{})}
@@ -61,15 +69,33 @@ func (o *onceLogger) HandleWarning(w Warning) {
 	if logger == nil {
 		return
 	}
+	text, cut := cutWarning(w.Text)
 	o.mu.Lock()
-	_, dup := o.seen[w.Text]
+	_, dup := o.seen[text]
 	if !dup && len(o.seen) < maxDistinctWarnings {
-		o.seen[w.Text] = struct{}{}
+		o.seen[strings.Clone(text)] = struct{}{} // not a view into the long text
 	}
 	o.mu.Unlock()
-	if !dup {
-		logger.Warn("kubernetes api warning", slog.String("warning", w.Text))
+	if dup {
+		return
 	}
+	if cut {
+		logger.Warn("kubernetes api warning", slog.String("warning", text), slog.Int("cutFromBytes", len(w.Text)))
+		return
+	}
+	logger.Warn("kubernetes api warning", slog.String("warning", text))
+}
+
+// cutWarning returns text cut to maxLoggedWarningBytes at a rune boundary.
+func cutWarning(text string) (string, bool) {
+	if len(text) <= maxLoggedWarningBytes {
+		return text, false
+	}
+	n := maxLoggedWarningBytes
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n], true
 }
 
 // parseWarnings reads the warnings of Warning header values, each a

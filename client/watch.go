@@ -197,7 +197,7 @@ func (w *Watcher[T]) next() (Event[T], error) {
 	case Bookmark:
 		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"
 	default:
-		return Event[T]{}, errorf("watch: unknown event type %q: %w", typ, codec.ErrMalformed)
+		return Event[T]{}, errorf("watch: unknown event type %q: %w", cutName(typ), codec.ErrMalformed)
 	}
 	return ev, nil
 }

@@ -99,16 +99,16 @@ func (w *WatchDecoder) Next() (string, error) {
 			return "", err
 		}
 		if err := DecodeEnvelopeInto(w.dec, object, &w.env); err != nil {
-			return "", fmt.Errorf("codec: %s event object: %w", typ, err)
+			return "", fmt.Errorf("codec: %s event object: %w", truncate(typ), err)
 		}
 		if w.env.Raw == nil {
 			// kube-apiserver always sends the object; without it there
 			// is nothing to decode, not even an empty object.
-			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", typ)
+			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", truncate(typ))
 		}
 		if ct := w.env.ContentType; ct != "" && ct != MediaTypeProtobuf { // as DecodeProtobuf refuses it
 			return "", malformed("watch event", -1, errors.ErrUnsupported,
-				"%q event whose object %s %s is %q, not protobuf", typ, w.env.APIVersion, w.env.Kind, truncate(ct))
+				"%q event whose object %s %s is %q, not protobuf", truncate(typ), truncate(w.env.APIVersion), truncate(w.env.Kind), truncate(ct))
 		}
 		w.eventType, w.raw, w.protobuf = typ, w.env.Raw, true
 	}
@@ -246,11 +246,11 @@ func (w *WatchDecoder) Decode(v any) error {
 		UnmarshalProto(*wire.Decoder, []byte) error
 	}:
 		if err := m.UnmarshalProto(w.dec, w.raw); err != nil {
-			return fmt.Errorf("codec: decode %s %s: %w", w.env.APIVersion, w.env.Kind, err)
+			return fmt.Errorf("codec: decode %s %s: %w", truncate(w.env.APIVersion), truncate(w.env.Kind), err)
 		}
 	case ProtobufUnmarshaler:
 		if err := m.Unmarshal(w.raw); err != nil {
-			return fmt.Errorf("codec: decode %s %s: %w", w.env.APIVersion, w.env.Kind, err)
+			return fmt.Errorf("codec: decode %s %s: %w", truncate(w.env.APIVersion), truncate(w.env.Kind), err)
 		}
 	default:
 		return fmt.Errorf("codec: cannot decode protobuf into %s: it has no Unmarshal method", typeName(v))
