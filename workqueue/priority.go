@@ -36,6 +36,7 @@ func (q *Queue[K]) levelLocked(prio int32) *level {
 // priorities to age: the keys already waiting count as queued now.
 func (q *Queue[K]) startAgingLocked() {
 	q.aged = true
+	q.stamps.Store(true)
 	if q.timed {
 		return // queue times are stamped already
 	}
@@ -49,6 +50,15 @@ func (q *Queue[K]) startAgingLocked() {
 		}
 	}
 	q.hand.stamp(now)
+}
+
+// stampLocked returns now, or the time on the queue's clock if now is
+// noTime and the queue stamps queue times.
+func (q *Queue[K]) stampLocked(now int64) int64 {
+	if now == noTime && (q.timed || q.aged) {
+		return q.now()
+	}
+	return now
 }
 
 // rank is the effective priority of a key of priority prio queued at
@@ -117,11 +127,13 @@ func (q *Queue[K]) pickLocked() *level {
 }
 
 // raiseLocked moves queued record rec up to priority prio, unless its
-// rank is at least that already; it then counts as queued now. Its old
-// slot turns stale.
-func (q *Queue[K]) raiseLocked(rec int32, prio int32) {
+// rank is at least that already; it then counts as queued at now (read
+// here if noTime). Its old slot turns stale.
+func (q *Queue[K]) raiseLocked(rec int32, prio int32, now int64) {
 	r := &q.t.recs[rec]
-	now := q.now()
+	if now == noTime {
+		now = q.now()
+	}
 	if q.aged && int64(prio) <= q.rank(r.prio, r.queuedAt, now) {
 		return
 	}
