@@ -29,10 +29,9 @@ type AddOptions struct {
 // change that prompted the Add is not lost). Add does nothing once the
 // queue is shut down. It never blocks.
 func (q *Queue[K]) Add(key K) {
-	now := q.stampBeforeLock(0)
 	hash := q.lockHashing(key)
 	if !q.shutdown {
-		q.wantAtLocked(q.recordLocked(key, hash), 0, now)
+		q.wantLocked(q.recordLocked(key, hash), 0)
 	}
 	q.unlock()
 }
@@ -42,11 +41,10 @@ func (q *Queue[K]) Add(key K) {
 func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 	prio := int32(min(max(o.Priority, math.MinInt32), math.MaxInt32))
 	if !o.RateLimited && o.After <= 0 {
-		// As Add: stamped and hashed before the lock is taken.
-		now := q.stampBeforeLock(prio)
+		// As Add: hashed before the lock is taken.
 		hash := q.lockHashing(key)
 		if !q.shutdown {
-			q.wantAtLocked(q.recordLocked(key, hash), prio, now)
+			q.wantLocked(q.recordLocked(key, hash), prio)
 		}
 		q.unlock()
 		return
@@ -77,33 +75,8 @@ func (q *Queue[K]) addLocked(key K, prio int32) {
 	q.wantLocked(q.recordLocked(key, q.t.hash(key)), prio)
 }
 
-// noTime stands for a time not read yet: the queue reads its clock
-// under the lock if it needs one.
-const noTime = math.MinInt64
-
-// stampBeforeLock returns the time an add at priority prio is queued at
-// if the queue stamps queue times (metrics on, or aging, which an add
-// below or above priority 0 starts), and noTime otherwise. Read before
-// the lock is taken, the clock costs the other goroutines waiting for
-// the lock nothing, and the key's wait counts from its Add.
-func (q *Queue[K]) stampBeforeLock(prio int32) int64 {
-	if !q.inited.Load() {
-		return noTime
-	}
-	if q.stamps.Load() || prio != 0 && q.opts.Aging > 0 {
-		return q.now()
-	}
-	return noTime
-}
-
 // wantLocked marks record rec as wanted by a Get at priority prio.
 func (q *Queue[K]) wantLocked(rec int32, prio int32) {
-	q.wantAtLocked(rec, prio, noTime)
-}
-
-// wantAtLocked is wantLocked with the time of the add read already, or
-// noTime.
-func (q *Queue[K]) wantAtLocked(rec int32, prio int32, now int64) {
 	r := &q.t.recs[rec]
 	if prio > q.offerPrio && q.hand.left() > 0 {
 		q.recallLocked() // this key goes before those offered
@@ -114,7 +87,7 @@ func (q *Queue[K]) wantAtLocked(rec int32, prio int32, now int64) {
 	switch {
 	case r.state&queued != 0:
 		if prio > r.prio {
-			q.raiseLocked(rec, prio, now)
+			q.raiseLocked(rec, prio)
 		}
 	case r.state&processing != 0:
 		if r.state&again == 0 {
@@ -131,6 +104,6 @@ func (q *Queue[K]) wantAtLocked(rec int32, prio int32, now int64) {
 		if q.timed {
 			q.addedLocked()
 		}
-		q.enqueueAtLocked(rec, q.stampLocked(now))
+		q.enqueueLocked(rec)
 	}
 }

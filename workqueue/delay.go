@@ -129,7 +129,7 @@ func (q *Queue[K]) fire() {
 		}
 		r := &q.t.recs[d.rec]
 		r.state &^= delayed
-		q.wantAtLocked(d.rec, r.delayPrio, now)
+		q.wantLocked(d.rec, r.delayPrio)
 	}
 	q.armLocked()
 }

@@ -36,7 +36,6 @@ func (q *Queue[K]) levelLocked(prio int32) *level {
 // priorities to age: the keys already waiting count as queued now.
 func (q *Queue[K]) startAgingLocked() {
 	q.aged = true
-	q.stamps.Store(true)
 	if q.timed {
 		return // queue times are stamped already
 	}
@@ -50,15 +49,6 @@ func (q *Queue[K]) startAgingLocked() {
 		}
 	}
 	q.hand.stamp(now)
-}
-
-// stampLocked returns now, or the time on the queue's clock if now is
-// noTime and the queue stamps queue times.
-func (q *Queue[K]) stampLocked(now int64) int64 {
-	if now == noTime && (q.timed || q.aged) {
-		return q.now()
-	}
-	return now
 }
 
 // rank is the effective priority of a key of priority prio queued at
@@ -127,13 +117,11 @@ func (q *Queue[K]) pickLocked() *level {
 }
 
 // raiseLocked moves queued record rec up to priority prio, unless its
-// rank is at least that already; it then counts as queued at now (read
-// here if noTime). Its old slot turns stale.
-func (q *Queue[K]) raiseLocked(rec int32, prio int32, now int64) {
+// rank is at least that already; it then counts as queued now. Its old
+// slot turns stale.
+func (q *Queue[K]) raiseLocked(rec int32, prio int32) {
 	r := &q.t.recs[rec]
-	if now == noTime {
-		now = q.now()
-	}
+	now := q.now()
 	if q.aged && int64(prio) <= q.rank(r.prio, r.queuedAt, now) {
 		return
 	}

@@ -37,19 +37,18 @@ type Queue[K comparable] struct {
 	// one if keys still wait (see wakeForLocked).
 	woken        int
 	wakeLimit    int
-	shutdown     bool        // ShutDown was called
-	timed        bool        // metrics on: stamp queue and work times
-	aged         bool        // keys of a priority other than 0 were queued: stamp queue times
-	stamps       atomic.Bool // timed || aged, for adds to read the clock before locking
-	depthChanged bool        // metrics on: the depth changed under the lock, for unlock to publish
-	ready        int         // keys queued (live slots in the rings)
-	processing   int         // keys handed out by Get, no Done yet
-	busy         int         // levels whose ring is not empty
-	gen          uint64      // last generation given to a ring slot
-	wakeNext     *waiter     // taken out of waiters, to be woken by unlock
-	t            table[K]    // every key queued, processing or delayed
-	levels       []*level    // queued keys by priority, highest first
-	waiters      []*waiter   // parked Get calls, most recent last
+	shutdown     bool      // ShutDown was called
+	timed        bool      // metrics on: stamp queue and work times
+	aged         bool      // keys of a priority other than 0 were queued: stamp queue times
+	depthChanged bool      // metrics on: the depth changed under the lock, for unlock to publish
+	ready        int       // keys queued (live slots in the rings)
+	processing   int       // keys handed out by Get, no Done yet
+	busy         int       // levels whose ring is not empty
+	gen          uint64    // last generation given to a ring slot
+	wakeNext     *waiter   // taken out of waiters, to be woken by unlock
+	t            table[K]  // every key queued, processing or delayed
+	levels       []*level  // queued keys by priority, highest first
+	waiters      []*waiter // parked Get calls, most recent last
 
 	opts    Options                    // with defaults, once inited
 	spare   []*waiter                  // unparked waiters, for reuse
@@ -124,7 +123,6 @@ func (q *Queue[K]) initLocked() {
 	}
 	q.metrics = q.opts.Metrics
 	q.timed = q.metrics != nil
-	q.stamps.Store(q.timed)
 	if q.timed {
 		q.tm = new(timedState)
 		// A Metrics not known to be safe for concurrent use is called
@@ -292,7 +290,7 @@ func (q *Queue[K]) leaveLocked() {
 // added since Get returned it, it is queued again now. Done of a key that
 // is not being processed does nothing.
 func (q *Queue[K]) Done(key K) {
-	at := int64(noTime) // with metrics on: when the work ended (a key queued again by Done only when aging is read under the lock)
+	var at int64 // with metrics on: when the work ended
 	if q.timed {
 		at = q.now()
 	}
@@ -314,7 +312,7 @@ func (q *Queue[K]) Done(key K) {
 }
 
 // doneLocked is Done with key's hash computed, called at time at (with
-// metrics on; noTime otherwise).
+// metrics on).
 func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 	rec, pos, _ := q.t.lookup(key, hash)
 	if rec < 0 || q.t.recs[rec].state&processing == 0 || !q.takenLocked(&q.t.recs[rec]) {
@@ -335,7 +333,11 @@ func (q *Queue[K]) doneLocked(key K, hash uint32, at int64) {
 	switch {
 	case r.state&again != 0:
 		r.state &^= again
-		q.enqueueAtLocked(rec, q.stampLocked(at)) // queued again by this Done, at its time
+		if q.timed {
+			q.enqueueAtLocked(rec, at) // queued again by this Done, at its time: no second clock read
+		} else {
+			q.enqueueLocked(rec)
+		}
 	case r.state == 0:
 		q.t.remove(rec, pos)
 	}
@@ -352,9 +354,19 @@ func (q *Queue[K]) Len() int {
 	return q.ready + q.hand.left()
 }
 
-// enqueueAtLocked queues record rec (neither queued nor processing) at
-// the back of its level, queued at time now (see stampLocked), and wakes
-// a parked Get if no taker is bound to take it (see wakeForLocked).
+// enqueueLocked queues record rec (neither queued nor processing) at the
+// back of its level and wakes a parked Get if no taker is bound to take
+// it (see wakeForLocked).
+func (q *Queue[K]) enqueueLocked(rec int32) {
+	var now int64
+	if q.timed || q.aged {
+		now = q.now()
+	}
+	q.enqueueAtLocked(rec, now)
+}
+
+// enqueueAtLocked is enqueueLocked at time now on the queue's clock, read
+// by the caller (used when the queue stamps times only).
 func (q *Queue[K]) enqueueAtLocked(rec int32, now int64) {
 	r := &q.t.recs[rec]
 	if q.timed || q.aged {
