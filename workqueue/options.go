@@ -55,6 +55,9 @@ type Options struct {
 	// ranked as p + w/Aging, so nothing starves. Zero means DefaultAging;
 	// a negative value turns aging off (strict priorities: a steady
 	// stream of higher-priority keys can hold lower ones back forever).
+	// Without Metrics, w is read from a clock refreshed at most every
+	// Aging/16 while keys are added: it may be overstated by that much
+	// (about 6 ms by default), never understated.
 	Aging time.Duration
 
 	// Metrics, if set, is told about the queue's activity; nil turns

@@ -86,6 +86,7 @@ type Queue[K comparable] struct {
 	lockedMetrics bool
 	doneSpare     []finished[K] // the other buffer of hand.dones, for reuse
 
+	clock    agingClock      // queue times with aging on and metrics off
 	tm       *timedState     // with metrics on only
 	deferred deferredMetrics // for unlock to tell (ConcurrentMetrics)
 
@@ -359,8 +360,11 @@ func (q *Queue[K]) Len() int {
 // it (see wakeForLocked).
 func (q *Queue[K]) enqueueLocked(rec int32) {
 	var now int64
-	if q.timed || q.aged {
-		now = q.now()
+	switch {
+	case q.timed:
+		now = q.now() // metrics want the exact time
+	case q.aged:
+		now = q.agingNowLocked()
 	}
 	q.enqueueAtLocked(rec, now)
 }
