@@ -46,10 +46,13 @@ func TestCBORManagedFieldsEntryAllocations(t *testing.T) {
 			t.Fatalf("entry %d: time %v, FieldsV1 %s", i, e.Time, e.FieldsV1.Raw)
 		}
 	}
-	// Values of one entry are its own: writing one leaves its neighbours.
+	// Values of one entry are its own: writing one, or appending to its
+	// JSON, leaves its neighbours.
+	next := string(m.ManagedFields[1].FieldsV1.Raw)
 	m.ManagedFields[0].Time.Time = m.ManagedFields[0].Time.AddDate(1, 0, 0)
-	m.ManagedFields[0].FieldsV1.Raw = nil
-	if m.ManagedFields[1].Time.Year() != 2026 || len(m.ManagedFields[1].FieldsV1.Raw) == 0 {
-		t.Error("writing one entry's Time or FieldsV1 changed the next entry's")
+	m.ManagedFields[0].FieldsV1.Raw[0] = '['
+	m.ManagedFields[0].FieldsV1.Raw = append(m.ManagedFields[0].FieldsV1.Raw, "xxxxxxxxxxxxxxxx"...)
+	if m.ManagedFields[1].Time.Year() != 2026 || string(m.ManagedFields[1].FieldsV1.Raw) != next {
+		t.Errorf("writing one entry's Time or FieldsV1 changed the next entry's: %v, %s", m.ManagedFields[1].Time, m.ManagedFields[1].FieldsV1.Raw)
 	}
 }
