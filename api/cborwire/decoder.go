@@ -72,6 +72,7 @@ type Decoder struct {
 	strs             []string         // StringMap: the keys and values of the maps being read
 	arena            wire.StringArena // plainString: the current chunk
 	slots            scalarSlots      // NewString, NewScalar: the current chunks
+	chunks           typedChunks      // New: the current chunks
 	dyn              boxes.Arena      // plain dynamic decodes: chunks of boxes, dropped at Reset
 	dynKeys          dynKeys          // plain dynamic decodes: their keys
 	dynValues        dynValues        // plain dynamic decodes: their short string values
@@ -104,6 +105,7 @@ func (d *Decoder) Reset(data []byte) {
 	d.scans, d.scanEnd, d.scanWork, d.scanAt = d.scans[:0], 0, 0, 0
 	d.arena.Drop() // a chunk never holds the strings of two decodes
 	d.slots.drop() // nor the pointed-to scalars of two
+	d.chunks.drop()
 	d.memo.reset() // nor the memo the transcodings of two
 	d.dyn.Drop()
 	d.dynKeys.drop()

@@ -203,6 +203,21 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 	var sum memoKey
 	for range n {
 		ks := p
+		// Most members of a FieldsV1 are a short key and an empty map
+		// ("f:name": {}): read with no calls.
+		if p+1 < limit {
+			if c := b[p]; c&0x1f <= 24 && (c>>5 == majorBytes || c>>5 == majorText) {
+				ke := p + 1 + int(c&0x1f)
+				if c&0x1f == 24 {
+					ke = p + 2 + int(b[p+1])
+				}
+				if ke < limit && b[ke] == 0xa0 {
+					p = ke + 1
+					sum = sum.plus(m.bytesKey(b[ks:p]))
+					continue
+				}
+			}
+		}
 		ke, ok := stringAt(b, p, limit)
 		if !ok {
 			return memoKey{}, 0, false

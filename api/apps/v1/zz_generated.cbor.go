@@ -84,7 +84,7 @@ func (m *StatefulSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = new(RollingUpdateStatefulSetStrategy)
+						m.RollingUpdate = cborwire.New[RollingUpdateStatefulSetStrategy](d)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -134,7 +134,7 @@ func (m *RollingUpdateStatefulSetStrategy) DecodeCBOR(d *cborwire.Decoder) error
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = new(intstr.IntOrString)
+						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -238,7 +238,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -325,7 +325,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeClaimRetentionPolicy = nil
 				} else {
 					if m.PersistentVolumeClaimRetentionPolicy == nil {
-						m.PersistentVolumeClaimRetentionPolicy = new(StatefulSetPersistentVolumeClaimRetentionPolicy)
+						m.PersistentVolumeClaimRetentionPolicy = cborwire.New[StatefulSetPersistentVolumeClaimRetentionPolicy](d)
 					}
 					(*m.PersistentVolumeClaimRetentionPolicy).DecodeCBOR(d)
 				}
@@ -341,7 +341,7 @@ func (m *StatefulSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Ordinals = nil
 				} else {
 					if m.Ordinals == nil {
-						m.Ordinals = new(StatefulSetOrdinals)
+						m.Ordinals = cborwire.New[StatefulSetOrdinals](d)
 					}
 					(*m.Ordinals).DecodeCBOR(d)
 				}
@@ -655,7 +655,7 @@ func (m *DeploymentSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -751,7 +751,7 @@ func (m *DeploymentStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = new(RollingUpdateDeployment)
+						m.RollingUpdate = cborwire.New[RollingUpdateDeployment](d)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -785,7 +785,7 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = new(intstr.IntOrString)
+						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -801,7 +801,7 @@ func (m *RollingUpdateDeployment) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = new(intstr.IntOrString)
+						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -1067,7 +1067,7 @@ func (m *DaemonSetUpdateStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RollingUpdate = nil
 				} else {
 					if m.RollingUpdate == nil {
-						m.RollingUpdate = new(RollingUpdateDaemonSet)
+						m.RollingUpdate = cborwire.New[RollingUpdateDaemonSet](d)
 					}
 					(*m.RollingUpdate).DecodeCBOR(d)
 				}
@@ -1101,7 +1101,7 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = new(intstr.IntOrString)
+						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -1117,7 +1117,7 @@ func (m *RollingUpdateDaemonSet) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = new(intstr.IntOrString)
+						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -1151,7 +1151,7 @@ func (m *DaemonSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -1614,7 +1614,7 @@ func (m *ReplicaSetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}

@@ -240,7 +240,7 @@ func (m *PodFailurePolicyRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OnExitCodes = nil
 				} else {
 					if m.OnExitCodes == nil {
-						m.OnExitCodes = new(PodFailurePolicyOnExitCodesRequirement)
+						m.OnExitCodes = cborwire.New[PodFailurePolicyOnExitCodesRequirement](d)
 					}
 					(*m.OnExitCodes).DecodeCBOR(d)
 				}
@@ -483,7 +483,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodFailurePolicy = nil
 				} else {
 					if m.PodFailurePolicy == nil {
-						m.PodFailurePolicy = new(PodFailurePolicy)
+						m.PodFailurePolicy = cborwire.New[PodFailurePolicy](d)
 					}
 					(*m.PodFailurePolicy).DecodeCBOR(d)
 				}
@@ -499,7 +499,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SuccessPolicy = nil
 				} else {
 					if m.SuccessPolicy == nil {
-						m.SuccessPolicy = new(SuccessPolicy)
+						m.SuccessPolicy = cborwire.New[SuccessPolicy](d)
 					}
 					(*m.SuccessPolicy).DecodeCBOR(d)
 				}
@@ -563,7 +563,7 @@ func (m *JobSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -724,7 +724,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartTime = nil
 				} else {
 					if m.StartTime == nil {
-						m.StartTime = new(metav1.Time)
+						m.StartTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.StartTime).DecodeCBOR(d)
 				}
@@ -740,7 +740,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CompletionTime = nil
 				} else {
 					if m.CompletionTime == nil {
-						m.CompletionTime = new(metav1.Time)
+						m.CompletionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.CompletionTime).DecodeCBOR(d)
 				}
@@ -812,7 +812,7 @@ func (m *JobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.UncountedTerminatedPods = nil
 				} else {
 					if m.UncountedTerminatedPods == nil {
-						m.UncountedTerminatedPods = new(UncountedTerminatedPods)
+						m.UncountedTerminatedPods = cborwire.New[UncountedTerminatedPods](d)
 					}
 					(*m.UncountedTerminatedPods).DecodeCBOR(d)
 				}
@@ -1264,7 +1264,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastScheduleTime = nil
 				} else {
 					if m.LastScheduleTime == nil {
-						m.LastScheduleTime = new(metav1.Time)
+						m.LastScheduleTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}
@@ -1280,7 +1280,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastSuccessfulTime = nil
 				} else {
 					if m.LastSuccessfulTime == nil {
-						m.LastSuccessfulTime = new(metav1.Time)
+						m.LastSuccessfulTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastSuccessfulTime).DecodeCBOR(d)
 				}

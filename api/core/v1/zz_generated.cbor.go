@@ -37,7 +37,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.HostPath = nil
 				} else {
 					if m.VolumeSource.HostPath == nil {
-						m.VolumeSource.HostPath = new(HostPathVolumeSource)
+						m.VolumeSource.HostPath = cborwire.New[HostPathVolumeSource](d)
 					}
 					(*m.VolumeSource.HostPath).DecodeCBOR(d)
 				}
@@ -53,7 +53,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.EmptyDir = nil
 				} else {
 					if m.VolumeSource.EmptyDir == nil {
-						m.VolumeSource.EmptyDir = new(EmptyDirVolumeSource)
+						m.VolumeSource.EmptyDir = cborwire.New[EmptyDirVolumeSource](d)
 					}
 					(*m.VolumeSource.EmptyDir).DecodeCBOR(d)
 				}
@@ -69,7 +69,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.GCEPersistentDisk = nil
 				} else {
 					if m.VolumeSource.GCEPersistentDisk == nil {
-						m.VolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+						m.VolumeSource.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
 					}
 					(*m.VolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -85,7 +85,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AWSElasticBlockStore = nil
 				} else {
 					if m.VolumeSource.AWSElasticBlockStore == nil {
-						m.VolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+						m.VolumeSource.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
 					}
 					(*m.VolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -101,7 +101,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.GitRepo = nil
 				} else {
 					if m.VolumeSource.GitRepo == nil {
-						m.VolumeSource.GitRepo = new(GitRepoVolumeSource)
+						m.VolumeSource.GitRepo = cborwire.New[GitRepoVolumeSource](d)
 					}
 					(*m.VolumeSource.GitRepo).DecodeCBOR(d)
 				}
@@ -117,7 +117,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Secret = nil
 				} else {
 					if m.VolumeSource.Secret == nil {
-						m.VolumeSource.Secret = new(SecretVolumeSource)
+						m.VolumeSource.Secret = cborwire.New[SecretVolumeSource](d)
 					}
 					(*m.VolumeSource.Secret).DecodeCBOR(d)
 				}
@@ -133,7 +133,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.NFS = nil
 				} else {
 					if m.VolumeSource.NFS == nil {
-						m.VolumeSource.NFS = new(NFSVolumeSource)
+						m.VolumeSource.NFS = cborwire.New[NFSVolumeSource](d)
 					}
 					(*m.VolumeSource.NFS).DecodeCBOR(d)
 				}
@@ -149,7 +149,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ISCSI = nil
 				} else {
 					if m.VolumeSource.ISCSI == nil {
-						m.VolumeSource.ISCSI = new(ISCSIVolumeSource)
+						m.VolumeSource.ISCSI = cborwire.New[ISCSIVolumeSource](d)
 					}
 					(*m.VolumeSource.ISCSI).DecodeCBOR(d)
 				}
@@ -165,7 +165,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Glusterfs = nil
 				} else {
 					if m.VolumeSource.Glusterfs == nil {
-						m.VolumeSource.Glusterfs = new(GlusterfsVolumeSource)
+						m.VolumeSource.Glusterfs = cborwire.New[GlusterfsVolumeSource](d)
 					}
 					(*m.VolumeSource.Glusterfs).DecodeCBOR(d)
 				}
@@ -181,7 +181,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PersistentVolumeClaim = nil
 				} else {
 					if m.VolumeSource.PersistentVolumeClaim == nil {
-						m.VolumeSource.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+						m.VolumeSource.PersistentVolumeClaim = cborwire.New[PersistentVolumeClaimVolumeSource](d)
 					}
 					(*m.VolumeSource.PersistentVolumeClaim).DecodeCBOR(d)
 				}
@@ -197,7 +197,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.RBD = nil
 				} else {
 					if m.VolumeSource.RBD == nil {
-						m.VolumeSource.RBD = new(RBDVolumeSource)
+						m.VolumeSource.RBD = cborwire.New[RBDVolumeSource](d)
 					}
 					(*m.VolumeSource.RBD).DecodeCBOR(d)
 				}
@@ -213,7 +213,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.FlexVolume = nil
 				} else {
 					if m.VolumeSource.FlexVolume == nil {
-						m.VolumeSource.FlexVolume = new(FlexVolumeSource)
+						m.VolumeSource.FlexVolume = cborwire.New[FlexVolumeSource](d)
 					}
 					(*m.VolumeSource.FlexVolume).DecodeCBOR(d)
 				}
@@ -229,7 +229,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Cinder = nil
 				} else {
 					if m.VolumeSource.Cinder == nil {
-						m.VolumeSource.Cinder = new(CinderVolumeSource)
+						m.VolumeSource.Cinder = cborwire.New[CinderVolumeSource](d)
 					}
 					(*m.VolumeSource.Cinder).DecodeCBOR(d)
 				}
@@ -245,7 +245,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.CephFS = nil
 				} else {
 					if m.VolumeSource.CephFS == nil {
-						m.VolumeSource.CephFS = new(CephFSVolumeSource)
+						m.VolumeSource.CephFS = cborwire.New[CephFSVolumeSource](d)
 					}
 					(*m.VolumeSource.CephFS).DecodeCBOR(d)
 				}
@@ -261,7 +261,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Flocker = nil
 				} else {
 					if m.VolumeSource.Flocker == nil {
-						m.VolumeSource.Flocker = new(FlockerVolumeSource)
+						m.VolumeSource.Flocker = cborwire.New[FlockerVolumeSource](d)
 					}
 					(*m.VolumeSource.Flocker).DecodeCBOR(d)
 				}
@@ -277,7 +277,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.DownwardAPI = nil
 				} else {
 					if m.VolumeSource.DownwardAPI == nil {
-						m.VolumeSource.DownwardAPI = new(DownwardAPIVolumeSource)
+						m.VolumeSource.DownwardAPI = cborwire.New[DownwardAPIVolumeSource](d)
 					}
 					(*m.VolumeSource.DownwardAPI).DecodeCBOR(d)
 				}
@@ -293,7 +293,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.FC = nil
 				} else {
 					if m.VolumeSource.FC == nil {
-						m.VolumeSource.FC = new(FCVolumeSource)
+						m.VolumeSource.FC = cborwire.New[FCVolumeSource](d)
 					}
 					(*m.VolumeSource.FC).DecodeCBOR(d)
 				}
@@ -309,7 +309,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AzureFile = nil
 				} else {
 					if m.VolumeSource.AzureFile == nil {
-						m.VolumeSource.AzureFile = new(AzureFileVolumeSource)
+						m.VolumeSource.AzureFile = cborwire.New[AzureFileVolumeSource](d)
 					}
 					(*m.VolumeSource.AzureFile).DecodeCBOR(d)
 				}
@@ -325,7 +325,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ConfigMap = nil
 				} else {
 					if m.VolumeSource.ConfigMap == nil {
-						m.VolumeSource.ConfigMap = new(ConfigMapVolumeSource)
+						m.VolumeSource.ConfigMap = cborwire.New[ConfigMapVolumeSource](d)
 					}
 					(*m.VolumeSource.ConfigMap).DecodeCBOR(d)
 				}
@@ -341,7 +341,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.VsphereVolume = nil
 				} else {
 					if m.VolumeSource.VsphereVolume == nil {
-						m.VolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+						m.VolumeSource.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
 					}
 					(*m.VolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
@@ -357,7 +357,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Quobyte = nil
 				} else {
 					if m.VolumeSource.Quobyte == nil {
-						m.VolumeSource.Quobyte = new(QuobyteVolumeSource)
+						m.VolumeSource.Quobyte = cborwire.New[QuobyteVolumeSource](d)
 					}
 					(*m.VolumeSource.Quobyte).DecodeCBOR(d)
 				}
@@ -373,7 +373,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.AzureDisk = nil
 				} else {
 					if m.VolumeSource.AzureDisk == nil {
-						m.VolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+						m.VolumeSource.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
 					}
 					(*m.VolumeSource.AzureDisk).DecodeCBOR(d)
 				}
@@ -389,7 +389,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PhotonPersistentDisk = nil
 				} else {
 					if m.VolumeSource.PhotonPersistentDisk == nil {
-						m.VolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+						m.VolumeSource.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
 					}
 					(*m.VolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -405,7 +405,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Projected = nil
 				} else {
 					if m.VolumeSource.Projected == nil {
-						m.VolumeSource.Projected = new(ProjectedVolumeSource)
+						m.VolumeSource.Projected = cborwire.New[ProjectedVolumeSource](d)
 					}
 					(*m.VolumeSource.Projected).DecodeCBOR(d)
 				}
@@ -421,7 +421,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.PortworxVolume = nil
 				} else {
 					if m.VolumeSource.PortworxVolume == nil {
-						m.VolumeSource.PortworxVolume = new(PortworxVolumeSource)
+						m.VolumeSource.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
 					}
 					(*m.VolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
@@ -437,7 +437,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.ScaleIO = nil
 				} else {
 					if m.VolumeSource.ScaleIO == nil {
-						m.VolumeSource.ScaleIO = new(ScaleIOVolumeSource)
+						m.VolumeSource.ScaleIO = cborwire.New[ScaleIOVolumeSource](d)
 					}
 					(*m.VolumeSource.ScaleIO).DecodeCBOR(d)
 				}
@@ -453,7 +453,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.StorageOS = nil
 				} else {
 					if m.VolumeSource.StorageOS == nil {
-						m.VolumeSource.StorageOS = new(StorageOSVolumeSource)
+						m.VolumeSource.StorageOS = cborwire.New[StorageOSVolumeSource](d)
 					}
 					(*m.VolumeSource.StorageOS).DecodeCBOR(d)
 				}
@@ -469,7 +469,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.CSI = nil
 				} else {
 					if m.VolumeSource.CSI == nil {
-						m.VolumeSource.CSI = new(CSIVolumeSource)
+						m.VolumeSource.CSI = cborwire.New[CSIVolumeSource](d)
 					}
 					(*m.VolumeSource.CSI).DecodeCBOR(d)
 				}
@@ -485,7 +485,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Ephemeral = nil
 				} else {
 					if m.VolumeSource.Ephemeral == nil {
-						m.VolumeSource.Ephemeral = new(EphemeralVolumeSource)
+						m.VolumeSource.Ephemeral = cborwire.New[EphemeralVolumeSource](d)
 					}
 					(*m.VolumeSource.Ephemeral).DecodeCBOR(d)
 				}
@@ -501,7 +501,7 @@ func (m *Volume) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeSource.Image = nil
 				} else {
 					if m.VolumeSource.Image == nil {
-						m.VolumeSource.Image = new(ImageVolumeSource)
+						m.VolumeSource.Image = cborwire.New[ImageVolumeSource](d)
 					}
 					(*m.VolumeSource.Image).DecodeCBOR(d)
 				}
@@ -535,7 +535,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostPath = nil
 				} else {
 					if m.HostPath == nil {
-						m.HostPath = new(HostPathVolumeSource)
+						m.HostPath = cborwire.New[HostPathVolumeSource](d)
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
@@ -551,7 +551,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EmptyDir = nil
 				} else {
 					if m.EmptyDir == nil {
-						m.EmptyDir = new(EmptyDirVolumeSource)
+						m.EmptyDir = cborwire.New[EmptyDirVolumeSource](d)
 					}
 					(*m.EmptyDir).DecodeCBOR(d)
 				}
@@ -567,7 +567,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GCEPersistentDisk = nil
 				} else {
 					if m.GCEPersistentDisk == nil {
-						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+						m.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -583,7 +583,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AWSElasticBlockStore = nil
 				} else {
 					if m.AWSElasticBlockStore == nil {
-						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+						m.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -599,7 +599,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GitRepo = nil
 				} else {
 					if m.GitRepo == nil {
-						m.GitRepo = new(GitRepoVolumeSource)
+						m.GitRepo = cborwire.New[GitRepoVolumeSource](d)
 					}
 					(*m.GitRepo).DecodeCBOR(d)
 				}
@@ -615,7 +615,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Secret = nil
 				} else {
 					if m.Secret == nil {
-						m.Secret = new(SecretVolumeSource)
+						m.Secret = cborwire.New[SecretVolumeSource](d)
 					}
 					(*m.Secret).DecodeCBOR(d)
 				}
@@ -631,7 +631,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NFS = nil
 				} else {
 					if m.NFS == nil {
-						m.NFS = new(NFSVolumeSource)
+						m.NFS = cborwire.New[NFSVolumeSource](d)
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
@@ -647,7 +647,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ISCSI = nil
 				} else {
 					if m.ISCSI == nil {
-						m.ISCSI = new(ISCSIVolumeSource)
+						m.ISCSI = cborwire.New[ISCSIVolumeSource](d)
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
@@ -663,7 +663,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Glusterfs = nil
 				} else {
 					if m.Glusterfs == nil {
-						m.Glusterfs = new(GlusterfsVolumeSource)
+						m.Glusterfs = cborwire.New[GlusterfsVolumeSource](d)
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
@@ -679,7 +679,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeClaim = nil
 				} else {
 					if m.PersistentVolumeClaim == nil {
-						m.PersistentVolumeClaim = new(PersistentVolumeClaimVolumeSource)
+						m.PersistentVolumeClaim = cborwire.New[PersistentVolumeClaimVolumeSource](d)
 					}
 					(*m.PersistentVolumeClaim).DecodeCBOR(d)
 				}
@@ -695,7 +695,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RBD = nil
 				} else {
 					if m.RBD == nil {
-						m.RBD = new(RBDVolumeSource)
+						m.RBD = cborwire.New[RBDVolumeSource](d)
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
@@ -711,7 +711,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FlexVolume = nil
 				} else {
 					if m.FlexVolume == nil {
-						m.FlexVolume = new(FlexVolumeSource)
+						m.FlexVolume = cborwire.New[FlexVolumeSource](d)
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
@@ -727,7 +727,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Cinder = nil
 				} else {
 					if m.Cinder == nil {
-						m.Cinder = new(CinderVolumeSource)
+						m.Cinder = cborwire.New[CinderVolumeSource](d)
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
@@ -743,7 +743,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CephFS = nil
 				} else {
 					if m.CephFS == nil {
-						m.CephFS = new(CephFSVolumeSource)
+						m.CephFS = cborwire.New[CephFSVolumeSource](d)
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
@@ -759,7 +759,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Flocker = nil
 				} else {
 					if m.Flocker == nil {
-						m.Flocker = new(FlockerVolumeSource)
+						m.Flocker = cborwire.New[FlockerVolumeSource](d)
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
@@ -775,7 +775,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DownwardAPI = nil
 				} else {
 					if m.DownwardAPI == nil {
-						m.DownwardAPI = new(DownwardAPIVolumeSource)
+						m.DownwardAPI = cborwire.New[DownwardAPIVolumeSource](d)
 					}
 					(*m.DownwardAPI).DecodeCBOR(d)
 				}
@@ -791,7 +791,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FC = nil
 				} else {
 					if m.FC == nil {
-						m.FC = new(FCVolumeSource)
+						m.FC = cborwire.New[FCVolumeSource](d)
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
@@ -807,7 +807,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureFile = nil
 				} else {
 					if m.AzureFile == nil {
-						m.AzureFile = new(AzureFileVolumeSource)
+						m.AzureFile = cborwire.New[AzureFileVolumeSource](d)
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
@@ -823,7 +823,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapVolumeSource)
+						m.ConfigMap = cborwire.New[ConfigMapVolumeSource](d)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -839,7 +839,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VsphereVolume = nil
 				} else {
 					if m.VsphereVolume == nil {
-						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+						m.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
@@ -855,7 +855,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Quobyte = nil
 				} else {
 					if m.Quobyte == nil {
-						m.Quobyte = new(QuobyteVolumeSource)
+						m.Quobyte = cborwire.New[QuobyteVolumeSource](d)
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
@@ -871,7 +871,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureDisk = nil
 				} else {
 					if m.AzureDisk == nil {
-						m.AzureDisk = new(AzureDiskVolumeSource)
+						m.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
@@ -887,7 +887,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PhotonPersistentDisk = nil
 				} else {
 					if m.PhotonPersistentDisk == nil {
-						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+						m.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -903,7 +903,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Projected = nil
 				} else {
 					if m.Projected == nil {
-						m.Projected = new(ProjectedVolumeSource)
+						m.Projected = cborwire.New[ProjectedVolumeSource](d)
 					}
 					(*m.Projected).DecodeCBOR(d)
 				}
@@ -919,7 +919,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PortworxVolume = nil
 				} else {
 					if m.PortworxVolume == nil {
-						m.PortworxVolume = new(PortworxVolumeSource)
+						m.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
@@ -935,7 +935,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleIO = nil
 				} else {
 					if m.ScaleIO == nil {
-						m.ScaleIO = new(ScaleIOVolumeSource)
+						m.ScaleIO = cborwire.New[ScaleIOVolumeSource](d)
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
@@ -951,7 +951,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageOS = nil
 				} else {
 					if m.StorageOS == nil {
-						m.StorageOS = new(StorageOSVolumeSource)
+						m.StorageOS = cborwire.New[StorageOSVolumeSource](d)
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
@@ -967,7 +967,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CSI = nil
 				} else {
 					if m.CSI == nil {
-						m.CSI = new(CSIVolumeSource)
+						m.CSI = cborwire.New[CSIVolumeSource](d)
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
@@ -983,7 +983,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Ephemeral = nil
 				} else {
 					if m.Ephemeral == nil {
-						m.Ephemeral = new(EphemeralVolumeSource)
+						m.Ephemeral = cborwire.New[EphemeralVolumeSource](d)
 					}
 					(*m.Ephemeral).DecodeCBOR(d)
 				}
@@ -999,7 +999,7 @@ func (m *VolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Image = nil
 				} else {
 					if m.Image == nil {
-						m.Image = new(ImageVolumeSource)
+						m.Image = cborwire.New[ImageVolumeSource](d)
 					}
 					(*m.Image).DecodeCBOR(d)
 				}
@@ -1063,7 +1063,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GCEPersistentDisk = nil
 				} else {
 					if m.GCEPersistentDisk == nil {
-						m.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+						m.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
 					}
 					(*m.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -1079,7 +1079,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AWSElasticBlockStore = nil
 				} else {
 					if m.AWSElasticBlockStore == nil {
-						m.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+						m.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
 					}
 					(*m.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -1095,7 +1095,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HostPath = nil
 				} else {
 					if m.HostPath == nil {
-						m.HostPath = new(HostPathVolumeSource)
+						m.HostPath = cborwire.New[HostPathVolumeSource](d)
 					}
 					(*m.HostPath).DecodeCBOR(d)
 				}
@@ -1111,7 +1111,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Glusterfs = nil
 				} else {
 					if m.Glusterfs == nil {
-						m.Glusterfs = new(GlusterfsPersistentVolumeSource)
+						m.Glusterfs = cborwire.New[GlusterfsPersistentVolumeSource](d)
 					}
 					(*m.Glusterfs).DecodeCBOR(d)
 				}
@@ -1127,7 +1127,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NFS = nil
 				} else {
 					if m.NFS == nil {
-						m.NFS = new(NFSVolumeSource)
+						m.NFS = cborwire.New[NFSVolumeSource](d)
 					}
 					(*m.NFS).DecodeCBOR(d)
 				}
@@ -1143,7 +1143,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RBD = nil
 				} else {
 					if m.RBD == nil {
-						m.RBD = new(RBDPersistentVolumeSource)
+						m.RBD = cborwire.New[RBDPersistentVolumeSource](d)
 					}
 					(*m.RBD).DecodeCBOR(d)
 				}
@@ -1159,7 +1159,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ISCSI = nil
 				} else {
 					if m.ISCSI == nil {
-						m.ISCSI = new(ISCSIPersistentVolumeSource)
+						m.ISCSI = cborwire.New[ISCSIPersistentVolumeSource](d)
 					}
 					(*m.ISCSI).DecodeCBOR(d)
 				}
@@ -1175,7 +1175,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Cinder = nil
 				} else {
 					if m.Cinder == nil {
-						m.Cinder = new(CinderPersistentVolumeSource)
+						m.Cinder = cborwire.New[CinderPersistentVolumeSource](d)
 					}
 					(*m.Cinder).DecodeCBOR(d)
 				}
@@ -1191,7 +1191,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CephFS = nil
 				} else {
 					if m.CephFS == nil {
-						m.CephFS = new(CephFSPersistentVolumeSource)
+						m.CephFS = cborwire.New[CephFSPersistentVolumeSource](d)
 					}
 					(*m.CephFS).DecodeCBOR(d)
 				}
@@ -1207,7 +1207,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FC = nil
 				} else {
 					if m.FC == nil {
-						m.FC = new(FCVolumeSource)
+						m.FC = cborwire.New[FCVolumeSource](d)
 					}
 					(*m.FC).DecodeCBOR(d)
 				}
@@ -1223,7 +1223,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Flocker = nil
 				} else {
 					if m.Flocker == nil {
-						m.Flocker = new(FlockerVolumeSource)
+						m.Flocker = cborwire.New[FlockerVolumeSource](d)
 					}
 					(*m.Flocker).DecodeCBOR(d)
 				}
@@ -1239,7 +1239,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FlexVolume = nil
 				} else {
 					if m.FlexVolume == nil {
-						m.FlexVolume = new(FlexPersistentVolumeSource)
+						m.FlexVolume = cborwire.New[FlexPersistentVolumeSource](d)
 					}
 					(*m.FlexVolume).DecodeCBOR(d)
 				}
@@ -1255,7 +1255,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureFile = nil
 				} else {
 					if m.AzureFile == nil {
-						m.AzureFile = new(AzureFilePersistentVolumeSource)
+						m.AzureFile = cborwire.New[AzureFilePersistentVolumeSource](d)
 					}
 					(*m.AzureFile).DecodeCBOR(d)
 				}
@@ -1271,7 +1271,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VsphereVolume = nil
 				} else {
 					if m.VsphereVolume == nil {
-						m.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+						m.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
 					}
 					(*m.VsphereVolume).DecodeCBOR(d)
 				}
@@ -1287,7 +1287,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Quobyte = nil
 				} else {
 					if m.Quobyte == nil {
-						m.Quobyte = new(QuobyteVolumeSource)
+						m.Quobyte = cborwire.New[QuobyteVolumeSource](d)
 					}
 					(*m.Quobyte).DecodeCBOR(d)
 				}
@@ -1303,7 +1303,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AzureDisk = nil
 				} else {
 					if m.AzureDisk == nil {
-						m.AzureDisk = new(AzureDiskVolumeSource)
+						m.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
 					}
 					(*m.AzureDisk).DecodeCBOR(d)
 				}
@@ -1319,7 +1319,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PhotonPersistentDisk = nil
 				} else {
 					if m.PhotonPersistentDisk == nil {
-						m.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+						m.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
 					}
 					(*m.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -1335,7 +1335,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PortworxVolume = nil
 				} else {
 					if m.PortworxVolume == nil {
-						m.PortworxVolume = new(PortworxVolumeSource)
+						m.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
 					}
 					(*m.PortworxVolume).DecodeCBOR(d)
 				}
@@ -1351,7 +1351,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScaleIO = nil
 				} else {
 					if m.ScaleIO == nil {
-						m.ScaleIO = new(ScaleIOPersistentVolumeSource)
+						m.ScaleIO = cborwire.New[ScaleIOPersistentVolumeSource](d)
 					}
 					(*m.ScaleIO).DecodeCBOR(d)
 				}
@@ -1367,7 +1367,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Local = nil
 				} else {
 					if m.Local == nil {
-						m.Local = new(LocalVolumeSource)
+						m.Local = cborwire.New[LocalVolumeSource](d)
 					}
 					(*m.Local).DecodeCBOR(d)
 				}
@@ -1383,7 +1383,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StorageOS = nil
 				} else {
 					if m.StorageOS == nil {
-						m.StorageOS = new(StorageOSPersistentVolumeSource)
+						m.StorageOS = cborwire.New[StorageOSPersistentVolumeSource](d)
 					}
 					(*m.StorageOS).DecodeCBOR(d)
 				}
@@ -1399,7 +1399,7 @@ func (m *PersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CSI = nil
 				} else {
 					if m.CSI == nil {
-						m.CSI = new(CSIPersistentVolumeSource)
+						m.CSI = cborwire.New[CSIPersistentVolumeSource](d)
 					}
 					(*m.CSI).DecodeCBOR(d)
 				}
@@ -1487,7 +1487,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.GCEPersistentDisk = nil
 				} else {
 					if m.PersistentVolumeSource.GCEPersistentDisk == nil {
-						m.PersistentVolumeSource.GCEPersistentDisk = new(GCEPersistentDiskVolumeSource)
+						m.PersistentVolumeSource.GCEPersistentDisk = cborwire.New[GCEPersistentDiskVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.GCEPersistentDisk).DecodeCBOR(d)
 				}
@@ -1503,7 +1503,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AWSElasticBlockStore = nil
 				} else {
 					if m.PersistentVolumeSource.AWSElasticBlockStore == nil {
-						m.PersistentVolumeSource.AWSElasticBlockStore = new(AWSElasticBlockStoreVolumeSource)
+						m.PersistentVolumeSource.AWSElasticBlockStore = cborwire.New[AWSElasticBlockStoreVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.AWSElasticBlockStore).DecodeCBOR(d)
 				}
@@ -1519,7 +1519,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.HostPath = nil
 				} else {
 					if m.PersistentVolumeSource.HostPath == nil {
-						m.PersistentVolumeSource.HostPath = new(HostPathVolumeSource)
+						m.PersistentVolumeSource.HostPath = cborwire.New[HostPathVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.HostPath).DecodeCBOR(d)
 				}
@@ -1535,7 +1535,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Glusterfs = nil
 				} else {
 					if m.PersistentVolumeSource.Glusterfs == nil {
-						m.PersistentVolumeSource.Glusterfs = new(GlusterfsPersistentVolumeSource)
+						m.PersistentVolumeSource.Glusterfs = cborwire.New[GlusterfsPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.Glusterfs).DecodeCBOR(d)
 				}
@@ -1551,7 +1551,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.NFS = nil
 				} else {
 					if m.PersistentVolumeSource.NFS == nil {
-						m.PersistentVolumeSource.NFS = new(NFSVolumeSource)
+						m.PersistentVolumeSource.NFS = cborwire.New[NFSVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.NFS).DecodeCBOR(d)
 				}
@@ -1567,7 +1567,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.RBD = nil
 				} else {
 					if m.PersistentVolumeSource.RBD == nil {
-						m.PersistentVolumeSource.RBD = new(RBDPersistentVolumeSource)
+						m.PersistentVolumeSource.RBD = cborwire.New[RBDPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.RBD).DecodeCBOR(d)
 				}
@@ -1583,7 +1583,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.ISCSI = nil
 				} else {
 					if m.PersistentVolumeSource.ISCSI == nil {
-						m.PersistentVolumeSource.ISCSI = new(ISCSIPersistentVolumeSource)
+						m.PersistentVolumeSource.ISCSI = cborwire.New[ISCSIPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.ISCSI).DecodeCBOR(d)
 				}
@@ -1599,7 +1599,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Cinder = nil
 				} else {
 					if m.PersistentVolumeSource.Cinder == nil {
-						m.PersistentVolumeSource.Cinder = new(CinderPersistentVolumeSource)
+						m.PersistentVolumeSource.Cinder = cborwire.New[CinderPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.Cinder).DecodeCBOR(d)
 				}
@@ -1615,7 +1615,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.CephFS = nil
 				} else {
 					if m.PersistentVolumeSource.CephFS == nil {
-						m.PersistentVolumeSource.CephFS = new(CephFSPersistentVolumeSource)
+						m.PersistentVolumeSource.CephFS = cborwire.New[CephFSPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.CephFS).DecodeCBOR(d)
 				}
@@ -1631,7 +1631,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.FC = nil
 				} else {
 					if m.PersistentVolumeSource.FC == nil {
-						m.PersistentVolumeSource.FC = new(FCVolumeSource)
+						m.PersistentVolumeSource.FC = cborwire.New[FCVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.FC).DecodeCBOR(d)
 				}
@@ -1647,7 +1647,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Flocker = nil
 				} else {
 					if m.PersistentVolumeSource.Flocker == nil {
-						m.PersistentVolumeSource.Flocker = new(FlockerVolumeSource)
+						m.PersistentVolumeSource.Flocker = cborwire.New[FlockerVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.Flocker).DecodeCBOR(d)
 				}
@@ -1663,7 +1663,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.FlexVolume = nil
 				} else {
 					if m.PersistentVolumeSource.FlexVolume == nil {
-						m.PersistentVolumeSource.FlexVolume = new(FlexPersistentVolumeSource)
+						m.PersistentVolumeSource.FlexVolume = cborwire.New[FlexPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.FlexVolume).DecodeCBOR(d)
 				}
@@ -1679,7 +1679,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AzureFile = nil
 				} else {
 					if m.PersistentVolumeSource.AzureFile == nil {
-						m.PersistentVolumeSource.AzureFile = new(AzureFilePersistentVolumeSource)
+						m.PersistentVolumeSource.AzureFile = cborwire.New[AzureFilePersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.AzureFile).DecodeCBOR(d)
 				}
@@ -1695,7 +1695,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.VsphereVolume = nil
 				} else {
 					if m.PersistentVolumeSource.VsphereVolume == nil {
-						m.PersistentVolumeSource.VsphereVolume = new(VsphereVirtualDiskVolumeSource)
+						m.PersistentVolumeSource.VsphereVolume = cborwire.New[VsphereVirtualDiskVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.VsphereVolume).DecodeCBOR(d)
 				}
@@ -1711,7 +1711,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Quobyte = nil
 				} else {
 					if m.PersistentVolumeSource.Quobyte == nil {
-						m.PersistentVolumeSource.Quobyte = new(QuobyteVolumeSource)
+						m.PersistentVolumeSource.Quobyte = cborwire.New[QuobyteVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.Quobyte).DecodeCBOR(d)
 				}
@@ -1727,7 +1727,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.AzureDisk = nil
 				} else {
 					if m.PersistentVolumeSource.AzureDisk == nil {
-						m.PersistentVolumeSource.AzureDisk = new(AzureDiskVolumeSource)
+						m.PersistentVolumeSource.AzureDisk = cborwire.New[AzureDiskVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.AzureDisk).DecodeCBOR(d)
 				}
@@ -1743,7 +1743,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.PhotonPersistentDisk = nil
 				} else {
 					if m.PersistentVolumeSource.PhotonPersistentDisk == nil {
-						m.PersistentVolumeSource.PhotonPersistentDisk = new(PhotonPersistentDiskVolumeSource)
+						m.PersistentVolumeSource.PhotonPersistentDisk = cborwire.New[PhotonPersistentDiskVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.PhotonPersistentDisk).DecodeCBOR(d)
 				}
@@ -1759,7 +1759,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.PortworxVolume = nil
 				} else {
 					if m.PersistentVolumeSource.PortworxVolume == nil {
-						m.PersistentVolumeSource.PortworxVolume = new(PortworxVolumeSource)
+						m.PersistentVolumeSource.PortworxVolume = cborwire.New[PortworxVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.PortworxVolume).DecodeCBOR(d)
 				}
@@ -1775,7 +1775,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.ScaleIO = nil
 				} else {
 					if m.PersistentVolumeSource.ScaleIO == nil {
-						m.PersistentVolumeSource.ScaleIO = new(ScaleIOPersistentVolumeSource)
+						m.PersistentVolumeSource.ScaleIO = cborwire.New[ScaleIOPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.ScaleIO).DecodeCBOR(d)
 				}
@@ -1791,7 +1791,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.Local = nil
 				} else {
 					if m.PersistentVolumeSource.Local == nil {
-						m.PersistentVolumeSource.Local = new(LocalVolumeSource)
+						m.PersistentVolumeSource.Local = cborwire.New[LocalVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.Local).DecodeCBOR(d)
 				}
@@ -1807,7 +1807,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.StorageOS = nil
 				} else {
 					if m.PersistentVolumeSource.StorageOS == nil {
-						m.PersistentVolumeSource.StorageOS = new(StorageOSPersistentVolumeSource)
+						m.PersistentVolumeSource.StorageOS = cborwire.New[StorageOSPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.StorageOS).DecodeCBOR(d)
 				}
@@ -1823,7 +1823,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PersistentVolumeSource.CSI = nil
 				} else {
 					if m.PersistentVolumeSource.CSI == nil {
-						m.PersistentVolumeSource.CSI = new(CSIPersistentVolumeSource)
+						m.PersistentVolumeSource.CSI = cborwire.New[CSIPersistentVolumeSource](d)
 					}
 					(*m.PersistentVolumeSource.CSI).DecodeCBOR(d)
 				}
@@ -1864,7 +1864,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClaimRef = nil
 				} else {
 					if m.ClaimRef == nil {
-						m.ClaimRef = new(ObjectReference)
+						m.ClaimRef = cborwire.New[ObjectReference](d)
 					}
 					(*m.ClaimRef).DecodeCBOR(d)
 				}
@@ -1933,7 +1933,7 @@ func (m *PersistentVolumeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeAffinity = nil
 				} else {
 					if m.NodeAffinity == nil {
-						m.NodeAffinity = new(VolumeNodeAffinity)
+						m.NodeAffinity = cborwire.New[VolumeNodeAffinity](d)
 					}
 					(*m.NodeAffinity).DecodeCBOR(d)
 				}
@@ -1983,7 +1983,7 @@ func (m *VolumeNodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Required = nil
 				} else {
 					if m.Required == nil {
-						m.Required = new(NodeSelector)
+						m.Required = cborwire.New[NodeSelector](d)
 					}
 					(*m.Required).DecodeCBOR(d)
 				}
@@ -2035,7 +2035,7 @@ func (m *PersistentVolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastPhaseTransitionTime = nil
 				} else {
 					if m.LastPhaseTransitionTime == nil {
-						m.LastPhaseTransitionTime = new(metav1.Time)
+						m.LastPhaseTransitionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastPhaseTransitionTime).DecodeCBOR(d)
 				}
@@ -2264,7 +2264,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -2324,7 +2324,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DataSource = nil
 				} else {
 					if m.DataSource == nil {
-						m.DataSource = new(TypedLocalObjectReference)
+						m.DataSource = cborwire.New[TypedLocalObjectReference](d)
 					}
 					(*m.DataSource).DecodeCBOR(d)
 				}
@@ -2340,7 +2340,7 @@ func (m *PersistentVolumeClaimSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DataSourceRef = nil
 				} else {
 					if m.DataSourceRef == nil {
-						m.DataSourceRef = new(TypedObjectReference)
+						m.DataSourceRef = cborwire.New[TypedObjectReference](d)
 					}
 					(*m.DataSourceRef).DecodeCBOR(d)
 				}
@@ -2626,7 +2626,7 @@ func (m *PersistentVolumeClaimStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ModifyVolumeStatus = nil
 				} else {
 					if m.ModifyVolumeStatus == nil {
-						m.ModifyVolumeStatus = new(ModifyVolumeStatus)
+						m.ModifyVolumeStatus = cborwire.New[ModifyVolumeStatus](d)
 					}
 					(*m.ModifyVolumeStatus).DecodeCBOR(d)
 				}
@@ -2706,7 +2706,7 @@ func (m *EmptyDirVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SizeLimit = nil
 				} else {
 					if m.SizeLimit == nil {
-						m.SizeLimit = new(quantity.Quantity)
+						m.SizeLimit = cborwire.New[quantity.Quantity](d)
 					}
 					(*m.SizeLimit).DecodeCBOR(d)
 				}
@@ -2883,7 +2883,7 @@ func (m *RBDVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -2978,7 +2978,7 @@ func (m *RBDPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3036,7 +3036,7 @@ func (m *CinderVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3088,7 +3088,7 @@ func (m *CinderPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3165,7 +3165,7 @@ func (m *CephFSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3278,7 +3278,7 @@ func (m *CephFSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3456,7 +3456,7 @@ func (m *FlexPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3514,7 +3514,7 @@ func (m *FlexVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -3893,7 +3893,7 @@ func (m *ISCSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4016,7 +4016,7 @@ func (m *ISCSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4464,7 +4464,7 @@ func (m *ScaleIOVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4552,7 +4552,7 @@ func (m *ScaleIOPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretReference)
+						m.SecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4652,7 +4652,7 @@ func (m *StorageOSVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(LocalObjectReference)
+						m.SecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4710,7 +4710,7 @@ func (m *StorageOSPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error 
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(ObjectReference)
+						m.SecretRef = cborwire.New[ObjectReference](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -4968,7 +4968,7 @@ func (m *ClusterTrustBundleProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
+						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -5153,7 +5153,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Secret = nil
 				} else {
 					if m.Secret == nil {
-						m.Secret = new(SecretProjection)
+						m.Secret = cborwire.New[SecretProjection](d)
 					}
 					(*m.Secret).DecodeCBOR(d)
 				}
@@ -5169,7 +5169,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DownwardAPI = nil
 				} else {
 					if m.DownwardAPI == nil {
-						m.DownwardAPI = new(DownwardAPIProjection)
+						m.DownwardAPI = cborwire.New[DownwardAPIProjection](d)
 					}
 					(*m.DownwardAPI).DecodeCBOR(d)
 				}
@@ -5185,7 +5185,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapProjection)
+						m.ConfigMap = cborwire.New[ConfigMapProjection](d)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -5201,7 +5201,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ServiceAccountToken = nil
 				} else {
 					if m.ServiceAccountToken == nil {
-						m.ServiceAccountToken = new(ServiceAccountTokenProjection)
+						m.ServiceAccountToken = cborwire.New[ServiceAccountTokenProjection](d)
 					}
 					(*m.ServiceAccountToken).DecodeCBOR(d)
 				}
@@ -5217,7 +5217,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClusterTrustBundle = nil
 				} else {
 					if m.ClusterTrustBundle == nil {
-						m.ClusterTrustBundle = new(ClusterTrustBundleProjection)
+						m.ClusterTrustBundle = cborwire.New[ClusterTrustBundleProjection](d)
 					}
 					(*m.ClusterTrustBundle).DecodeCBOR(d)
 				}
@@ -5233,7 +5233,7 @@ func (m *VolumeProjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodCertificate = nil
 				} else {
 					if m.PodCertificate == nil {
-						m.PodCertificate = new(PodCertificateProjection)
+						m.PodCertificate = cborwire.New[PodCertificateProjection](d)
 					}
 					(*m.PodCertificate).DecodeCBOR(d)
 				}
@@ -5383,7 +5383,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ControllerPublishSecretRef = nil
 				} else {
 					if m.ControllerPublishSecretRef == nil {
-						m.ControllerPublishSecretRef = new(SecretReference)
+						m.ControllerPublishSecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.ControllerPublishSecretRef).DecodeCBOR(d)
 				}
@@ -5399,7 +5399,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeStageSecretRef = nil
 				} else {
 					if m.NodeStageSecretRef == nil {
-						m.NodeStageSecretRef = new(SecretReference)
+						m.NodeStageSecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.NodeStageSecretRef).DecodeCBOR(d)
 				}
@@ -5415,7 +5415,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodePublishSecretRef = nil
 				} else {
 					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = new(SecretReference)
+						m.NodePublishSecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.NodePublishSecretRef).DecodeCBOR(d)
 				}
@@ -5431,7 +5431,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ControllerExpandSecretRef = nil
 				} else {
 					if m.ControllerExpandSecretRef == nil {
-						m.ControllerExpandSecretRef = new(SecretReference)
+						m.ControllerExpandSecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.ControllerExpandSecretRef).DecodeCBOR(d)
 				}
@@ -5447,7 +5447,7 @@ func (m *CSIPersistentVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeExpandSecretRef = nil
 				} else {
 					if m.NodeExpandSecretRef == nil {
-						m.NodeExpandSecretRef = new(SecretReference)
+						m.NodeExpandSecretRef = cborwire.New[SecretReference](d)
 					}
 					(*m.NodeExpandSecretRef).DecodeCBOR(d)
 				}
@@ -5525,7 +5525,7 @@ func (m *CSIVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodePublishSecretRef = nil
 				} else {
 					if m.NodePublishSecretRef == nil {
-						m.NodePublishSecretRef = new(LocalObjectReference)
+						m.NodePublishSecretRef = cborwire.New[LocalObjectReference](d)
 					}
 					(*m.NodePublishSecretRef).DecodeCBOR(d)
 				}
@@ -5559,7 +5559,7 @@ func (m *EphemeralVolumeSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeClaimTemplate = nil
 				} else {
 					if m.VolumeClaimTemplate == nil {
-						m.VolumeClaimTemplate = new(PersistentVolumeClaimTemplate)
+						m.VolumeClaimTemplate = cborwire.New[PersistentVolumeClaimTemplate](d)
 					}
 					(*m.VolumeClaimTemplate).DecodeCBOR(d)
 				}
@@ -5793,7 +5793,7 @@ func (m *EnvVar) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = new(EnvVarSource)
+						m.ValueFrom = cborwire.New[EnvVarSource](d)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -5827,7 +5827,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = new(ObjectFieldSelector)
+						m.FieldRef = cborwire.New[ObjectFieldSelector](d)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -5843,7 +5843,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceFieldRef = nil
 				} else {
 					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = new(ResourceFieldSelector)
+						m.ResourceFieldRef = cborwire.New[ResourceFieldSelector](d)
 					}
 					(*m.ResourceFieldRef).DecodeCBOR(d)
 				}
@@ -5859,7 +5859,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMapKeyRef = nil
 				} else {
 					if m.ConfigMapKeyRef == nil {
-						m.ConfigMapKeyRef = new(ConfigMapKeySelector)
+						m.ConfigMapKeyRef = cborwire.New[ConfigMapKeySelector](d)
 					}
 					(*m.ConfigMapKeyRef).DecodeCBOR(d)
 				}
@@ -5875,7 +5875,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretKeyRef = nil
 				} else {
 					if m.SecretKeyRef == nil {
-						m.SecretKeyRef = new(SecretKeySelector)
+						m.SecretKeyRef = cborwire.New[SecretKeySelector](d)
 					}
 					(*m.SecretKeyRef).DecodeCBOR(d)
 				}
@@ -5891,7 +5891,7 @@ func (m *EnvVarSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FileKeyRef = nil
 				} else {
 					if m.FileKeyRef == nil {
-						m.FileKeyRef = new(FileKeySelector)
+						m.FileKeyRef = cborwire.New[FileKeySelector](d)
 					}
 					(*m.FileKeyRef).DecodeCBOR(d)
 				}
@@ -6141,7 +6141,7 @@ func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMapRef = nil
 				} else {
 					if m.ConfigMapRef == nil {
-						m.ConfigMapRef = new(ConfigMapEnvSource)
+						m.ConfigMapRef = cborwire.New[ConfigMapEnvSource](d)
 					}
 					(*m.ConfigMapRef).DecodeCBOR(d)
 				}
@@ -6157,7 +6157,7 @@ func (m *EnvFromSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretRef = nil
 				} else {
 					if m.SecretRef == nil {
-						m.SecretRef = new(SecretEnvSource)
+						m.SecretRef = cborwire.New[SecretEnvSource](d)
 					}
 					(*m.SecretRef).DecodeCBOR(d)
 				}
@@ -6505,7 +6505,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.Exec = nil
 				} else {
 					if m.ProbeHandler.Exec == nil {
-						m.ProbeHandler.Exec = new(ExecAction)
+						m.ProbeHandler.Exec = cborwire.New[ExecAction](d)
 					}
 					(*m.ProbeHandler.Exec).DecodeCBOR(d)
 				}
@@ -6521,7 +6521,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.HTTPGet = nil
 				} else {
 					if m.ProbeHandler.HTTPGet == nil {
-						m.ProbeHandler.HTTPGet = new(HTTPGetAction)
+						m.ProbeHandler.HTTPGet = cborwire.New[HTTPGetAction](d)
 					}
 					(*m.ProbeHandler.HTTPGet).DecodeCBOR(d)
 				}
@@ -6537,7 +6537,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.TCPSocket = nil
 				} else {
 					if m.ProbeHandler.TCPSocket == nil {
-						m.ProbeHandler.TCPSocket = new(TCPSocketAction)
+						m.ProbeHandler.TCPSocket = cborwire.New[TCPSocketAction](d)
 					}
 					(*m.ProbeHandler.TCPSocket).DecodeCBOR(d)
 				}
@@ -6553,7 +6553,7 @@ func (m *Probe) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProbeHandler.GRPC = nil
 				} else {
 					if m.ProbeHandler.GRPC == nil {
-						m.ProbeHandler.GRPC = new(GRPCAction)
+						m.ProbeHandler.GRPC = cborwire.New[GRPCAction](d)
 					}
 					(*m.ProbeHandler.GRPC).DecodeCBOR(d)
 				}
@@ -7111,7 +7111,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LivenessProbe = nil
 				} else {
 					if m.LivenessProbe == nil {
-						m.LivenessProbe = new(Probe)
+						m.LivenessProbe = cborwire.New[Probe](d)
 					}
 					(*m.LivenessProbe).DecodeCBOR(d)
 				}
@@ -7127,7 +7127,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadinessProbe = nil
 				} else {
 					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = new(Probe)
+						m.ReadinessProbe = cborwire.New[Probe](d)
 					}
 					(*m.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -7143,7 +7143,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartupProbe = nil
 				} else {
 					if m.StartupProbe == nil {
-						m.StartupProbe = new(Probe)
+						m.StartupProbe = cborwire.New[Probe](d)
 					}
 					(*m.StartupProbe).DecodeCBOR(d)
 				}
@@ -7159,7 +7159,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Lifecycle = nil
 				} else {
 					if m.Lifecycle == nil {
-						m.Lifecycle = new(Lifecycle)
+						m.Lifecycle = cborwire.New[Lifecycle](d)
 					}
 					(*m.Lifecycle).DecodeCBOR(d)
 				}
@@ -7193,7 +7193,7 @@ func (m *Container) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = new(SecurityContext)
+						m.SecurityContext = cborwire.New[SecurityContext](d)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -7245,7 +7245,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Exec = nil
 				} else {
 					if m.Exec == nil {
-						m.Exec = new(ExecAction)
+						m.Exec = cborwire.New[ExecAction](d)
 					}
 					(*m.Exec).DecodeCBOR(d)
 				}
@@ -7261,7 +7261,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HTTPGet = nil
 				} else {
 					if m.HTTPGet == nil {
-						m.HTTPGet = new(HTTPGetAction)
+						m.HTTPGet = cborwire.New[HTTPGetAction](d)
 					}
 					(*m.HTTPGet).DecodeCBOR(d)
 				}
@@ -7277,7 +7277,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TCPSocket = nil
 				} else {
 					if m.TCPSocket == nil {
-						m.TCPSocket = new(TCPSocketAction)
+						m.TCPSocket = cborwire.New[TCPSocketAction](d)
 					}
 					(*m.TCPSocket).DecodeCBOR(d)
 				}
@@ -7293,7 +7293,7 @@ func (m *ProbeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.GRPC = nil
 				} else {
 					if m.GRPC == nil {
-						m.GRPC = new(GRPCAction)
+						m.GRPC = cborwire.New[GRPCAction](d)
 					}
 					(*m.GRPC).DecodeCBOR(d)
 				}
@@ -7327,7 +7327,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Exec = nil
 				} else {
 					if m.Exec == nil {
-						m.Exec = new(ExecAction)
+						m.Exec = cborwire.New[ExecAction](d)
 					}
 					(*m.Exec).DecodeCBOR(d)
 				}
@@ -7343,7 +7343,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.HTTPGet = nil
 				} else {
 					if m.HTTPGet == nil {
-						m.HTTPGet = new(HTTPGetAction)
+						m.HTTPGet = cborwire.New[HTTPGetAction](d)
 					}
 					(*m.HTTPGet).DecodeCBOR(d)
 				}
@@ -7359,7 +7359,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TCPSocket = nil
 				} else {
 					if m.TCPSocket == nil {
-						m.TCPSocket = new(TCPSocketAction)
+						m.TCPSocket = cborwire.New[TCPSocketAction](d)
 					}
 					(*m.TCPSocket).DecodeCBOR(d)
 				}
@@ -7375,7 +7375,7 @@ func (m *LifecycleHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Sleep = nil
 				} else {
 					if m.Sleep == nil {
-						m.Sleep = new(SleepAction)
+						m.Sleep = cborwire.New[SleepAction](d)
 					}
 					(*m.Sleep).DecodeCBOR(d)
 				}
@@ -7409,7 +7409,7 @@ func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PostStart = nil
 				} else {
 					if m.PostStart == nil {
-						m.PostStart = new(LifecycleHandler)
+						m.PostStart = cborwire.New[LifecycleHandler](d)
 					}
 					(*m.PostStart).DecodeCBOR(d)
 				}
@@ -7425,7 +7425,7 @@ func (m *Lifecycle) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PreStop = nil
 				} else {
 					if m.PreStop == nil {
-						m.PreStop = new(LifecycleHandler)
+						m.PreStop = cborwire.New[LifecycleHandler](d)
 					}
 					(*m.PreStop).DecodeCBOR(d)
 				}
@@ -7589,7 +7589,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Waiting = nil
 				} else {
 					if m.Waiting == nil {
-						m.Waiting = new(ContainerStateWaiting)
+						m.Waiting = cborwire.New[ContainerStateWaiting](d)
 					}
 					(*m.Waiting).DecodeCBOR(d)
 				}
@@ -7605,7 +7605,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Running = nil
 				} else {
 					if m.Running == nil {
-						m.Running = new(ContainerStateRunning)
+						m.Running = cborwire.New[ContainerStateRunning](d)
 					}
 					(*m.Running).DecodeCBOR(d)
 				}
@@ -7621,7 +7621,7 @@ func (m *ContainerState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Terminated = nil
 				} else {
 					if m.Terminated == nil {
-						m.Terminated = new(ContainerStateTerminated)
+						m.Terminated = cborwire.New[ContainerStateTerminated](d)
 					}
 					(*m.Terminated).DecodeCBOR(d)
 				}
@@ -7725,7 +7725,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
+						m.Resources = cborwire.New[ResourceRequirements](d)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -7766,7 +7766,7 @@ func (m *ContainerStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.User = nil
 				} else {
 					if m.User == nil {
-						m.User = new(ContainerUser)
+						m.User = cborwire.New[ContainerUser](d)
 					}
 					(*m.User).DecodeCBOR(d)
 				}
@@ -7936,7 +7936,7 @@ func (m *ContainerUser) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Linux = nil
 				} else {
 					if m.Linux == nil {
-						m.Linux = new(LinuxContainerUser)
+						m.Linux = cborwire.New[LinuxContainerUser](d)
 					}
 					(*m.Linux).DecodeCBOR(d)
 				}
@@ -8119,7 +8119,7 @@ func (m *VolumeMountStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VolumeStatus = nil
 				} else {
 					if m.VolumeStatus == nil {
-						m.VolumeStatus = new(VolumeStatus)
+						m.VolumeStatus = cborwire.New[VolumeStatus](d)
 					}
 					(*m.VolumeStatus).DecodeCBOR(d)
 				}
@@ -8153,7 +8153,7 @@ func (m *VolumeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Image = nil
 				} else {
 					if m.Image == nil {
-						m.Image = new(ImageVolumeStatus)
+						m.Image = cborwire.New[ImageVolumeStatus](d)
 					}
 					(*m.Image).DecodeCBOR(d)
 				}
@@ -8217,7 +8217,7 @@ func (m *ContainerRestartRule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExitCodes = nil
 				} else {
 					if m.ExitCodes == nil {
-						m.ExitCodes = new(ContainerRestartRuleOnExitCodes)
+						m.ExitCodes = cborwire.New[ContainerRestartRuleOnExitCodes](d)
 					}
 					(*m.ExitCodes).DecodeCBOR(d)
 				}
@@ -8558,7 +8558,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NodeAffinity = nil
 				} else {
 					if m.NodeAffinity == nil {
-						m.NodeAffinity = new(NodeAffinity)
+						m.NodeAffinity = cborwire.New[NodeAffinity](d)
 					}
 					(*m.NodeAffinity).DecodeCBOR(d)
 				}
@@ -8574,7 +8574,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodAffinity = nil
 				} else {
 					if m.PodAffinity == nil {
-						m.PodAffinity = new(PodAffinity)
+						m.PodAffinity = cborwire.New[PodAffinity](d)
 					}
 					(*m.PodAffinity).DecodeCBOR(d)
 				}
@@ -8590,7 +8590,7 @@ func (m *Affinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodAntiAffinity = nil
 				} else {
 					if m.PodAntiAffinity == nil {
-						m.PodAntiAffinity = new(PodAntiAffinity)
+						m.PodAntiAffinity = cborwire.New[PodAntiAffinity](d)
 					}
 					(*m.PodAntiAffinity).DecodeCBOR(d)
 				}
@@ -8790,7 +8790,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
+						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -8837,7 +8837,7 @@ func (m *PodAffinityTerm) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NamespaceSelector = nil
 				} else {
 					if m.NamespaceSelector == nil {
-						m.NamespaceSelector = new(metav1.LabelSelector)
+						m.NamespaceSelector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.NamespaceSelector).DecodeCBOR(d)
 				}
@@ -8921,7 +8921,7 @@ func (m *NodeAffinity) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RequiredDuringSchedulingIgnoredDuringExecution = nil
 				} else {
 					if m.RequiredDuringSchedulingIgnoredDuringExecution == nil {
-						m.RequiredDuringSchedulingIgnoredDuringExecution = new(NodeSelector)
+						m.RequiredDuringSchedulingIgnoredDuringExecution = cborwire.New[NodeSelector](d)
 					}
 					(*m.RequiredDuringSchedulingIgnoredDuringExecution).DecodeCBOR(d)
 				}
@@ -9028,7 +9028,7 @@ func (m *Taint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TimeAdded = nil
 				} else {
 					if m.TimeAdded == nil {
-						m.TimeAdded = new(metav1.Time)
+						m.TimeAdded = cborwire.New[metav1.Time](d)
 					}
 					(*m.TimeAdded).DecodeCBOR(d)
 				}
@@ -9362,7 +9362,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = new(PodSecurityContext)
+						m.SecurityContext = cborwire.New[PodSecurityContext](d)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -9415,7 +9415,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Affinity = nil
 				} else {
 					if m.Affinity == nil {
-						m.Affinity = new(Affinity)
+						m.Affinity = cborwire.New[Affinity](d)
 					}
 					(*m.Affinity).DecodeCBOR(d)
 				}
@@ -9509,7 +9509,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DNSConfig = nil
 				} else {
 					if m.DNSConfig == nil {
-						m.DNSConfig = new(PodDNSConfig)
+						m.DNSConfig = cborwire.New[PodDNSConfig](d)
 					}
 					(*m.DNSConfig).DecodeCBOR(d)
 				}
@@ -9645,7 +9645,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OS = nil
 				} else {
 					if m.OS == nil {
-						m.OS = new(PodOS)
+						m.OS = cborwire.New[PodOS](d)
 					}
 					(*m.OS).DecodeCBOR(d)
 				}
@@ -9727,7 +9727,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
+						m.Resources = cborwire.New[ResourceRequirements](d)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -9759,7 +9759,7 @@ func (m *PodSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SchedulingGroup = nil
 				} else {
 					if m.SchedulingGroup == nil {
-						m.SchedulingGroup = new(PodSchedulingGroup)
+						m.SchedulingGroup = cborwire.New[PodSchedulingGroup](d)
 					}
 					(*m.SchedulingGroup).DecodeCBOR(d)
 				}
@@ -10074,7 +10074,7 @@ func (m *TopologySpreadConstraint) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LabelSelector = nil
 				} else {
 					if m.LabelSelector == nil {
-						m.LabelSelector = new(metav1.LabelSelector)
+						m.LabelSelector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.LabelSelector).DecodeCBOR(d)
 				}
@@ -10230,7 +10230,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SELinuxOptions = nil
 				} else {
 					if m.SELinuxOptions == nil {
-						m.SELinuxOptions = new(SELinuxOptions)
+						m.SELinuxOptions = cborwire.New[SELinuxOptions](d)
 					}
 					(*m.SELinuxOptions).DecodeCBOR(d)
 				}
@@ -10246,7 +10246,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WindowsOptions = nil
 				} else {
 					if m.WindowsOptions == nil {
-						m.WindowsOptions = new(WindowsSecurityContextOptions)
+						m.WindowsOptions = cborwire.New[WindowsSecurityContextOptions](d)
 					}
 					(*m.WindowsOptions).DecodeCBOR(d)
 				}
@@ -10408,7 +10408,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SeccompProfile = nil
 				} else {
 					if m.SeccompProfile == nil {
-						m.SeccompProfile = new(SeccompProfile)
+						m.SeccompProfile = cborwire.New[SeccompProfile](d)
 					}
 					(*m.SeccompProfile).DecodeCBOR(d)
 				}
@@ -10424,7 +10424,7 @@ func (m *PodSecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppArmorProfile = nil
 				} else {
 					if m.AppArmorProfile == nil {
-						m.AppArmorProfile = new(AppArmorProfile)
+						m.AppArmorProfile = cborwire.New[AppArmorProfile](d)
 					}
 					(*m.AppArmorProfile).DecodeCBOR(d)
 				}
@@ -11000,7 +11000,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LivenessProbe = nil
 				} else {
 					if m.LivenessProbe == nil {
-						m.LivenessProbe = new(Probe)
+						m.LivenessProbe = cborwire.New[Probe](d)
 					}
 					(*m.LivenessProbe).DecodeCBOR(d)
 				}
@@ -11016,7 +11016,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReadinessProbe = nil
 				} else {
 					if m.ReadinessProbe == nil {
-						m.ReadinessProbe = new(Probe)
+						m.ReadinessProbe = cborwire.New[Probe](d)
 					}
 					(*m.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -11032,7 +11032,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartupProbe = nil
 				} else {
 					if m.StartupProbe == nil {
-						m.StartupProbe = new(Probe)
+						m.StartupProbe = cborwire.New[Probe](d)
 					}
 					(*m.StartupProbe).DecodeCBOR(d)
 				}
@@ -11048,7 +11048,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Lifecycle = nil
 				} else {
 					if m.Lifecycle == nil {
-						m.Lifecycle = new(Lifecycle)
+						m.Lifecycle = cborwire.New[Lifecycle](d)
 					}
 					(*m.Lifecycle).DecodeCBOR(d)
 				}
@@ -11082,7 +11082,7 @@ func (m *EphemeralContainerCommon) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecurityContext = nil
 				} else {
 					if m.SecurityContext == nil {
-						m.SecurityContext = new(SecurityContext)
+						m.SecurityContext = cborwire.New[SecurityContext](d)
 					}
 					(*m.SecurityContext).DecodeCBOR(d)
 				}
@@ -11399,7 +11399,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.LivenessProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.LivenessProbe == nil {
-						m.EphemeralContainerCommon.LivenessProbe = new(Probe)
+						m.EphemeralContainerCommon.LivenessProbe = cborwire.New[Probe](d)
 					}
 					(*m.EphemeralContainerCommon.LivenessProbe).DecodeCBOR(d)
 				}
@@ -11415,7 +11415,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.ReadinessProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.ReadinessProbe == nil {
-						m.EphemeralContainerCommon.ReadinessProbe = new(Probe)
+						m.EphemeralContainerCommon.ReadinessProbe = cborwire.New[Probe](d)
 					}
 					(*m.EphemeralContainerCommon.ReadinessProbe).DecodeCBOR(d)
 				}
@@ -11431,7 +11431,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.StartupProbe = nil
 				} else {
 					if m.EphemeralContainerCommon.StartupProbe == nil {
-						m.EphemeralContainerCommon.StartupProbe = new(Probe)
+						m.EphemeralContainerCommon.StartupProbe = cborwire.New[Probe](d)
 					}
 					(*m.EphemeralContainerCommon.StartupProbe).DecodeCBOR(d)
 				}
@@ -11447,7 +11447,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.Lifecycle = nil
 				} else {
 					if m.EphemeralContainerCommon.Lifecycle == nil {
-						m.EphemeralContainerCommon.Lifecycle = new(Lifecycle)
+						m.EphemeralContainerCommon.Lifecycle = cborwire.New[Lifecycle](d)
 					}
 					(*m.EphemeralContainerCommon.Lifecycle).DecodeCBOR(d)
 				}
@@ -11481,7 +11481,7 @@ func (m *EphemeralContainer) DecodeCBOR(d *cborwire.Decoder) error {
 					m.EphemeralContainerCommon.SecurityContext = nil
 				} else {
 					if m.EphemeralContainerCommon.SecurityContext == nil {
-						m.EphemeralContainerCommon.SecurityContext = new(SecurityContext)
+						m.EphemeralContainerCommon.SecurityContext = cborwire.New[SecurityContext](d)
 					}
 					(*m.EphemeralContainerCommon.SecurityContext).DecodeCBOR(d)
 				}
@@ -11656,7 +11656,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StartTime = nil
 				} else {
 					if m.StartTime == nil {
-						m.StartTime = new(metav1.Time)
+						m.StartTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.StartTime).DecodeCBOR(d)
 				}
@@ -11784,7 +11784,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExtendedResourceClaimStatus = nil
 				} else {
 					if m.ExtendedResourceClaimStatus == nil {
-						m.ExtendedResourceClaimStatus = new(PodExtendedResourceClaimStatus)
+						m.ExtendedResourceClaimStatus = cborwire.New[PodExtendedResourceClaimStatus](d)
 					}
 					(*m.ExtendedResourceClaimStatus).DecodeCBOR(d)
 				}
@@ -11806,7 +11806,7 @@ func (m *PodStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Resources = nil
 				} else {
 					if m.Resources == nil {
-						m.Resources = new(ResourceRequirements)
+						m.Resources = cborwire.New[ResourceRequirements](d)
 					}
 					(*m.Resources).DecodeCBOR(d)
 				}
@@ -12177,7 +12177,7 @@ func (m *ReplicationControllerSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Template = nil
 				} else {
 					if m.Template == nil {
-						m.Template = new(PodTemplateSpec)
+						m.Template = cborwire.New[PodTemplateSpec](d)
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
@@ -12441,7 +12441,7 @@ func (m *SessionAffinityConfig) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ClientIP = nil
 				} else {
 					if m.ClientIP == nil {
-						m.ClientIP = new(ClientIPConfig)
+						m.ClientIP = cborwire.New[ClientIPConfig](d)
 					}
 					(*m.ClientIP).DecodeCBOR(d)
 				}
@@ -12826,7 +12826,7 @@ func (m *ServiceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SessionAffinityConfig = nil
 				} else {
 					if m.SessionAffinityConfig == nil {
-						m.SessionAffinityConfig = new(SessionAffinityConfig)
+						m.SessionAffinityConfig = cborwire.New[SessionAffinityConfig](d)
 					}
 					(*m.SessionAffinityConfig).DecodeCBOR(d)
 				}
@@ -13483,7 +13483,7 @@ func (m *EndpointAddress) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TargetRef = nil
 				} else {
 					if m.TargetRef == nil {
-						m.TargetRef = new(ObjectReference)
+						m.TargetRef = cborwire.New[ObjectReference](d)
 					}
 					(*m.TargetRef).DecodeCBOR(d)
 				}
@@ -13698,7 +13698,7 @@ func (m *NodeSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigSource = nil
 				} else {
 					if m.ConfigSource == nil {
-						m.ConfigSource = new(NodeConfigSource)
+						m.ConfigSource = cborwire.New[NodeConfigSource](d)
 					}
 					(*m.ConfigSource).DecodeCBOR(d)
 				}
@@ -13738,7 +13738,7 @@ func (m *NodeConfigSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapNodeConfigSource)
+						m.ConfigMap = cborwire.New[ConfigMapNodeConfigSource](d)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -13924,7 +13924,7 @@ func (m *NodeRuntimeHandler) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Features = nil
 				} else {
 					if m.Features == nil {
-						m.Features = new(NodeRuntimeHandlerFeatures)
+						m.Features = cborwire.New[NodeRuntimeHandlerFeatures](d)
 					}
 					(*m.Features).DecodeCBOR(d)
 				}
@@ -14052,7 +14052,7 @@ func (m *NodeSystemInfo) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Swap = nil
 				} else {
 					if m.Swap == nil {
-						m.Swap = new(NodeSwapStatus)
+						m.Swap = cborwire.New[NodeSwapStatus](d)
 					}
 					(*m.Swap).DecodeCBOR(d)
 				}
@@ -14120,7 +14120,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Assigned = nil
 				} else {
 					if m.Assigned == nil {
-						m.Assigned = new(NodeConfigSource)
+						m.Assigned = cborwire.New[NodeConfigSource](d)
 					}
 					(*m.Assigned).DecodeCBOR(d)
 				}
@@ -14136,7 +14136,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Active = nil
 				} else {
 					if m.Active == nil {
-						m.Active = new(NodeConfigSource)
+						m.Active = cborwire.New[NodeConfigSource](d)
 					}
 					(*m.Active).DecodeCBOR(d)
 				}
@@ -14152,7 +14152,7 @@ func (m *NodeConfigStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastKnownGood = nil
 				} else {
 					if m.LastKnownGood == nil {
-						m.LastKnownGood = new(NodeConfigSource)
+						m.LastKnownGood = cborwire.New[NodeConfigSource](d)
 					}
 					(*m.LastKnownGood).DecodeCBOR(d)
 				}
@@ -14347,7 +14347,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Config = nil
 				} else {
 					if m.Config == nil {
-						m.Config = new(NodeConfigStatus)
+						m.Config = cborwire.New[NodeConfigStatus](d)
 					}
 					(*m.Config).DecodeCBOR(d)
 				}
@@ -14388,7 +14388,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Features = nil
 				} else {
 					if m.Features == nil {
-						m.Features = new(NodeFeatures)
+						m.Features = cborwire.New[NodeFeatures](d)
 					}
 					(*m.Features).DecodeCBOR(d)
 				}
@@ -14562,7 +14562,7 @@ func (m *PodSignature) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodController = nil
 				} else {
 					if m.PodController == nil {
-						m.PodController = new(metav1.OwnerReference)
+						m.PodController = cborwire.New[metav1.OwnerReference](d)
 					}
 					(*m.PodController).DecodeCBOR(d)
 				}
@@ -15237,7 +15237,7 @@ func (m *PodLogOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SinceTime = nil
 				} else {
 					if m.SinceTime == nil {
-						m.SinceTime = new(metav1.Time)
+						m.SinceTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.SinceTime).DecodeCBOR(d)
 				}
@@ -15907,7 +15907,7 @@ func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Series = nil
 				} else {
 					if m.Series == nil {
-						m.Series = new(EventSeries)
+						m.Series = cborwire.New[EventSeries](d)
 					}
 					(*m.Series).DecodeCBOR(d)
 				}
@@ -15929,7 +15929,7 @@ func (m *Event) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Related = nil
 				} else {
 					if m.Related == nil {
-						m.Related = new(ObjectReference)
+						m.Related = cborwire.New[ObjectReference](d)
 					}
 					(*m.Related).DecodeCBOR(d)
 				}
@@ -16358,7 +16358,7 @@ func (m *ResourceQuotaSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ScopeSelector = nil
 				} else {
 					if m.ScopeSelector == nil {
-						m.ScopeSelector = new(ScopeSelector)
+						m.ScopeSelector = cborwire.New[ScopeSelector](d)
 					}
 					(*m.ScopeSelector).DecodeCBOR(d)
 				}
@@ -17156,7 +17156,7 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = new(ObjectFieldSelector)
+						m.FieldRef = cborwire.New[ObjectFieldSelector](d)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -17172,7 +17172,7 @@ func (m *DownwardAPIVolumeFile) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceFieldRef = nil
 				} else {
 					if m.ResourceFieldRef == nil {
-						m.ResourceFieldRef = new(ResourceFieldSelector)
+						m.ResourceFieldRef = cborwire.New[ResourceFieldSelector](d)
 					}
 					(*m.ResourceFieldRef).DecodeCBOR(d)
 				}
@@ -17265,7 +17265,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Capabilities = nil
 				} else {
 					if m.Capabilities == nil {
-						m.Capabilities = new(Capabilities)
+						m.Capabilities = cborwire.New[Capabilities](d)
 					}
 					(*m.Capabilities).DecodeCBOR(d)
 				}
@@ -17297,7 +17297,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SELinuxOptions = nil
 				} else {
 					if m.SELinuxOptions == nil {
-						m.SELinuxOptions = new(SELinuxOptions)
+						m.SELinuxOptions = cborwire.New[SELinuxOptions](d)
 					}
 					(*m.SELinuxOptions).DecodeCBOR(d)
 				}
@@ -17313,7 +17313,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WindowsOptions = nil
 				} else {
 					if m.WindowsOptions == nil {
-						m.WindowsOptions = new(WindowsSecurityContextOptions)
+						m.WindowsOptions = cborwire.New[WindowsSecurityContextOptions](d)
 					}
 					(*m.WindowsOptions).DecodeCBOR(d)
 				}
@@ -17425,7 +17425,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SeccompProfile = nil
 				} else {
 					if m.SeccompProfile == nil {
-						m.SeccompProfile = new(SeccompProfile)
+						m.SeccompProfile = cborwire.New[SeccompProfile](d)
 					}
 					(*m.SeccompProfile).DecodeCBOR(d)
 				}
@@ -17441,7 +17441,7 @@ func (m *SecurityContext) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AppArmorProfile = nil
 				} else {
 					if m.AppArmorProfile == nil {
-						m.AppArmorProfile = new(AppArmorProfile)
+						m.AppArmorProfile = cborwire.New[AppArmorProfile](d)
 					}
 					(*m.AppArmorProfile).DecodeCBOR(d)
 				}

@@ -225,7 +225,7 @@ func (m *ListMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ShardInfo = nil
 				} else {
 					if m.ShardInfo == nil {
-						m.ShardInfo = new(ShardInfo)
+						m.ShardInfo = cborwire.New[ShardInfo](d)
 					}
 					(*m.ShardInfo).DecodeCBOR(d)
 				}
@@ -331,7 +331,7 @@ func (m *ObjectMeta) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeletionTimestamp = nil
 				} else {
 					if m.DeletionTimestamp == nil {
-						m.DeletionTimestamp = new(Time)
+						m.DeletionTimestamp = cborwire.New[Time](d)
 					}
 					(*m.DeletionTimestamp).DecodeCBOR(d)
 				}
@@ -722,7 +722,7 @@ func (m *DeleteOptions) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Preconditions = nil
 				} else {
 					if m.Preconditions == nil {
-						m.Preconditions = new(Preconditions)
+						m.Preconditions = cborwire.New[Preconditions](d)
 					}
 					(*m.Preconditions).DecodeCBOR(d)
 				}
@@ -1199,7 +1199,7 @@ func (m *Status) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Details = nil
 				} else {
 					if m.Details == nil {
-						m.Details = new(StatusDetails)
+						m.Details = cborwire.New[StatusDetails](d)
 					}
 					(*m.Details).DecodeCBOR(d)
 				}
@@ -2136,7 +2136,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Time = nil
 				} else {
 					if m.Time == nil {
-						m.Time = new(Time)
+						m.Time = cborwire.New[Time](d)
 					}
 					(*m.Time).DecodeCBOR(d)
 				}
@@ -2158,7 +2158,7 @@ func (m *ManagedFieldsEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldsV1 = nil
 				} else {
 					if m.FieldsV1 == nil {
-						m.FieldsV1 = new(FieldsV1)
+						m.FieldsV1 = cborwire.New[FieldsV1](d)
 					}
 					(*m.FieldsV1).DecodeCBOR(d)
 				}

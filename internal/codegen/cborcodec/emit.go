@@ -347,13 +347,13 @@ func (e *emitter) mapValue(target string, t types.Type, u *types.Map, owner, goN
 }
 
 // newElem returns the expression that makes the target of a pointer to
-// t: a scalar's is carved from the decode's chunks (cborwire.NewString,
-// cborwire.NewScalar), one allocation for many pointer fields; any other
-// type's is new(t).
+// t: a scalar's or a small decodable type's (a Time, a FieldsV1) is
+// carved from the decode's chunks (cborwire.NewString, NewScalar, New),
+// one allocation for many pointer fields; any other type's is new(t).
 func (e *emitter) newElem(t types.Type) string {
 	ts := e.typeString(t)
 	if n, ok := t.(*types.Named); ok && (e.gen[n] || e.hasDecoder(n) || e.hasJSONDecoder(n) || e.hasUnmarshalJSON(n)) {
-		return "new(" + ts + ")"
+		return e.rt() + ".New[" + ts + "](d)"
 	}
 	b, ok := t.Underlying().(*types.Basic)
 	switch {

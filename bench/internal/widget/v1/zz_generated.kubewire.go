@@ -1615,7 +1615,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Template = nil
 				} else {
 					if m.Template == nil {
-						m.Template = new(WidgetTemplate)
+						m.Template = cborwire.New[WidgetTemplate](d)
 					}
 					(*m.Template).DecodeCBOR(d)
 				}

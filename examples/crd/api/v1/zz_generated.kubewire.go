@@ -533,7 +533,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Memory = nil
 				} else {
 					if m.Memory == nil {
-						m.Memory = new(quantity.Quantity)
+						m.Memory = cborwire.New[quantity.Quantity](d)
 					}
 					(*m.Memory).DecodeCBOR(d)
 				}

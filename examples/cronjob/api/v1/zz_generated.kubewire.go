@@ -726,7 +726,7 @@ func (m *CronJobStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastScheduleTime = nil
 				} else {
 					if m.LastScheduleTime == nil {
-						m.LastScheduleTime = new(metav1.Time)
+						m.LastScheduleTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastScheduleTime).DecodeCBOR(d)
 				}

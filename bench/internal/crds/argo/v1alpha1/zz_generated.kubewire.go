@@ -3760,7 +3760,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.None = nil
 				} else {
 					if m.None == nil {
-						m.None = new(NoneStrategy)
+						m.None = cborwire.New[NoneStrategy](d)
 					}
 					(*m.None).DecodeCBOR(d)
 				}
@@ -3776,7 +3776,7 @@ func (m *ArchiveStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Tar = nil
 				} else {
 					if m.Tar == nil {
-						m.Tar = new(TarStrategy)
+						m.Tar = cborwire.New[TarStrategy](d)
 					}
 					(*m.Tar).DecodeCBOR(d)
 				}
@@ -3974,7 +3974,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					m.S3 = nil
 				} else {
 					if m.S3 == nil {
-						m.S3 = new(S3Artifact)
+						m.S3 = cborwire.New[S3Artifact](d)
 					}
 					(*m.S3).DecodeCBOR(d)
 				}
@@ -3990,7 +3990,7 @@ func (m *Artifact) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Archive = nil
 				} else {
 					if m.Archive == nil {
-						m.Archive = new(ArchiveStrategy)
+						m.Archive = cborwire.New[ArchiveStrategy](d)
 					}
 					(*m.Archive).DecodeCBOR(d)
 				}
@@ -4072,7 +4072,7 @@ func (m *Backoff) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Factor = nil
 				} else {
 					if m.Factor == nil {
-						m.Factor = new(intstr.IntOrString)
+						m.Factor = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.Factor).DecodeCBOR(d)
 				}
@@ -4678,7 +4678,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Inputs = nil
 				} else {
 					if m.Inputs == nil {
-						m.Inputs = new(Inputs)
+						m.Inputs = cborwire.New[Inputs](d)
 					}
 					(*m.Inputs).DecodeCBOR(d)
 				}
@@ -4694,7 +4694,7 @@ func (m *NodeStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Outputs = nil
 				} else {
 					if m.Outputs == nil {
-						m.Outputs = new(Outputs)
+						m.Outputs = cborwire.New[Outputs](d)
 					}
 					(*m.Outputs).DecodeCBOR(d)
 				}
@@ -4939,7 +4939,7 @@ func (m *Parameter) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = new(ValueFrom)
+						m.ValueFrom = cborwire.New[ValueFrom](d)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -5068,7 +5068,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Limit = nil
 				} else {
 					if m.Limit == nil {
-						m.Limit = new(intstr.IntOrString)
+						m.Limit = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.Limit).DecodeCBOR(d)
 				}
@@ -5090,7 +5090,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Backoff = nil
 				} else {
 					if m.Backoff == nil {
-						m.Backoff = new(Backoff)
+						m.Backoff = cborwire.New[Backoff](d)
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
@@ -5328,7 +5328,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DAG = nil
 				} else {
 					if m.DAG == nil {
-						m.DAG = new(DAGTemplate)
+						m.DAG = cborwire.New[DAGTemplate](d)
 					}
 					(*m.DAG).DecodeCBOR(d)
 				}
@@ -5344,7 +5344,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Container = nil
 				} else {
 					if m.Container == nil {
-						m.Container = new(Container)
+						m.Container = cborwire.New[Container](d)
 					}
 					(*m.Container).DecodeCBOR(d)
 				}
@@ -5360,7 +5360,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RetryStrategy = nil
 				} else {
 					if m.RetryStrategy == nil {
-						m.RetryStrategy = new(RetryStrategy)
+						m.RetryStrategy = cborwire.New[RetryStrategy](d)
 					}
 					(*m.RetryStrategy).DecodeCBOR(d)
 				}
@@ -5376,7 +5376,7 @@ func (m *Template) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ActiveDeadlineSeconds = nil
 				} else {
 					if m.ActiveDeadlineSeconds == nil {
-						m.ActiveDeadlineSeconds = new(intstr.IntOrString)
+						m.ActiveDeadlineSeconds = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.ActiveDeadlineSeconds).DecodeCBOR(d)
 				}
@@ -5597,7 +5597,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodGC = nil
 				} else {
 					if m.PodGC == nil {
-						m.PodGC = new(PodGC)
+						m.PodGC = cborwire.New[PodGC](d)
 					}
 					(*m.PodGC).DecodeCBOR(d)
 				}
@@ -5613,7 +5613,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TTLStrategy = nil
 				} else {
 					if m.TTLStrategy == nil {
-						m.TTLStrategy = new(TTLStrategy)
+						m.TTLStrategy = cborwire.New[TTLStrategy](d)
 					}
 					(*m.TTLStrategy).DecodeCBOR(d)
 				}
@@ -5629,7 +5629,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PodMetadata = nil
 				} else {
 					if m.PodMetadata == nil {
-						m.PodMetadata = new(Metadata)
+						m.PodMetadata = cborwire.New[Metadata](d)
 					}
 					(*m.PodMetadata).DecodeCBOR(d)
 				}
@@ -5645,7 +5645,7 @@ func (m *WorkflowSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WorkflowTemplateRef = nil
 				} else {
 					if m.WorkflowTemplateRef == nil {
-						m.WorkflowTemplateRef = new(WorkflowTemplateRef)
+						m.WorkflowTemplateRef = cborwire.New[WorkflowTemplateRef](d)
 					}
 					(*m.WorkflowTemplateRef).DecodeCBOR(d)
 				}
@@ -5800,7 +5800,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ArtifactRepositoryRef = nil
 				} else {
 					if m.ArtifactRepositoryRef == nil {
-						m.ArtifactRepositoryRef = new(ArtifactRepositoryRefStatus)
+						m.ArtifactRepositoryRef = cborwire.New[ArtifactRepositoryRefStatus](d)
 					}
 					(*m.ArtifactRepositoryRef).DecodeCBOR(d)
 				}
@@ -5816,7 +5816,7 @@ func (m *WorkflowStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ArtifactGCStatus = nil
 				} else {
 					if m.ArtifactGCStatus == nil {
-						m.ArtifactGCStatus = new(ArtGCStatus)
+						m.ArtifactGCStatus = cborwire.New[ArtGCStatus](d)
 					}
 					(*m.ArtifactGCStatus).DecodeCBOR(d)
 				}
@@ -5901,7 +5901,7 @@ func (m *WorkflowStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ContinueOn = nil
 				} else {
 					if m.ContinueOn == nil {
-						m.ContinueOn = new(ContinueOn)
+						m.ContinueOn = cborwire.New[ContinueOn](d)
 					}
 					(*m.ContinueOn).DecodeCBOR(d)
 				}

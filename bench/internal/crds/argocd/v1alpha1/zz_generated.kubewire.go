@@ -2802,7 +2802,7 @@ func (m *Application) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Operation = nil
 				} else {
 					if m.Operation == nil {
-						m.Operation = new(Operation)
+						m.Operation = cborwire.New[Operation](d)
 					}
 					(*m.Operation).DecodeCBOR(d)
 				}
@@ -2848,7 +2848,7 @@ func (m *ApplicationCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = new(metav1.Time)
+						m.LastTransitionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -2936,7 +2936,7 @@ func (m *ApplicationSource) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Helm = nil
 				} else {
 					if m.Helm == nil {
-						m.Helm = new(ApplicationSourceHelm)
+						m.Helm = cborwire.New[ApplicationSourceHelm](d)
 					}
 					(*m.Helm).DecodeCBOR(d)
 				}
@@ -3092,7 +3092,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Source = nil
 				} else {
 					if m.Source == nil {
-						m.Source = new(ApplicationSource)
+						m.Source = cborwire.New[ApplicationSource](d)
 					}
 					(*m.Source).DecodeCBOR(d)
 				}
@@ -3120,7 +3120,7 @@ func (m *ApplicationSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SyncPolicy = nil
 				} else {
 					if m.SyncPolicy == nil {
-						m.SyncPolicy = new(SyncPolicy)
+						m.SyncPolicy = cborwire.New[SyncPolicy](d)
 					}
 					(*m.SyncPolicy).DecodeCBOR(d)
 				}
@@ -3307,7 +3307,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ReconciledAt = nil
 				} else {
 					if m.ReconciledAt == nil {
-						m.ReconciledAt = new(metav1.Time)
+						m.ReconciledAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.ReconciledAt).DecodeCBOR(d)
 				}
@@ -3323,7 +3323,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.OperationState = nil
 				} else {
 					if m.OperationState == nil {
-						m.OperationState = new(OperationState)
+						m.OperationState = cborwire.New[OperationState](d)
 					}
 					(*m.OperationState).DecodeCBOR(d)
 				}
@@ -3339,7 +3339,7 @@ func (m *ApplicationStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ObservedAt = nil
 				} else {
 					if m.ObservedAt == nil {
-						m.ObservedAt = new(metav1.Time)
+						m.ObservedAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.ObservedAt).DecodeCBOR(d)
 				}
@@ -3553,7 +3553,7 @@ func (m *HealthStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = new(metav1.Time)
+						m.LastTransitionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -3653,7 +3653,7 @@ func (m *Operation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Sync = nil
 				} else {
 					if m.Sync == nil {
-						m.Sync = new(SyncOperation)
+						m.Sync = cborwire.New[SyncOperation](d)
 					}
 					(*m.Sync).DecodeCBOR(d)
 				}
@@ -3747,7 +3747,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SyncResult = nil
 				} else {
 					if m.SyncResult == nil {
-						m.SyncResult = new(SyncOperationResult)
+						m.SyncResult = cborwire.New[SyncOperationResult](d)
 					}
 					(*m.SyncResult).DecodeCBOR(d)
 				}
@@ -3769,7 +3769,7 @@ func (m *OperationState) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FinishedAt = nil
 				} else {
 					if m.FinishedAt == nil {
-						m.FinishedAt = new(metav1.Time)
+						m.FinishedAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.FinishedAt).DecodeCBOR(d)
 				}
@@ -4009,7 +4009,7 @@ func (m *ResourceStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Health = nil
 				} else {
 					if m.Health == nil {
-						m.Health = new(HealthStatus)
+						m.Health = cborwire.New[HealthStatus](d)
 					}
 					(*m.Health).DecodeCBOR(d)
 				}
@@ -4067,7 +4067,7 @@ func (m *RetryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Backoff = nil
 				} else {
 					if m.Backoff == nil {
-						m.Backoff = new(Backoff)
+						m.Backoff = cborwire.New[Backoff](d)
 					}
 					(*m.Backoff).DecodeCBOR(d)
 				}
@@ -4125,7 +4125,7 @@ func (m *RevisionHistory) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DeployStartedAt = nil
 				} else {
 					if m.DeployStartedAt == nil {
-						m.DeployStartedAt = new(metav1.Time)
+						m.DeployStartedAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.DeployStartedAt).DecodeCBOR(d)
 				}
@@ -4281,7 +4281,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Automated = nil
 				} else {
 					if m.Automated == nil {
-						m.Automated = new(SyncPolicyAutomated)
+						m.Automated = cborwire.New[SyncPolicyAutomated](d)
 					}
 					(*m.Automated).DecodeCBOR(d)
 				}
@@ -4322,7 +4322,7 @@ func (m *SyncPolicy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Retry = nil
 				} else {
 					if m.Retry == nil {
-						m.Retry = new(RetryStrategy)
+						m.Retry = cborwire.New[RetryStrategy](d)
 					}
 					(*m.Retry).DecodeCBOR(d)
 				}

@@ -1541,7 +1541,7 @@ func (m *CertificateCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = new(metav1.Time)
+						m.LastTransitionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}
@@ -1665,7 +1665,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Subject = nil
 				} else {
 					if m.Subject == nil {
-						m.Subject = new(X509Subject)
+						m.Subject = cborwire.New[X509Subject](d)
 					}
 					(*m.Subject).DecodeCBOR(d)
 				}
@@ -1687,7 +1687,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Duration = nil
 				} else {
 					if m.Duration == nil {
-						m.Duration = new(metav1.Duration)
+						m.Duration = cborwire.New[metav1.Duration](d)
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
@@ -1703,7 +1703,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RenewBefore = nil
 				} else {
 					if m.RenewBefore == nil {
-						m.RenewBefore = new(metav1.Duration)
+						m.RenewBefore = cborwire.New[metav1.Duration](d)
 					}
 					(*m.RenewBefore).DecodeCBOR(d)
 				}
@@ -1825,7 +1825,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SecretTemplate = nil
 				} else {
 					if m.SecretTemplate == nil {
-						m.SecretTemplate = new(CertificateSecretTemplate)
+						m.SecretTemplate = cborwire.New[CertificateSecretTemplate](d)
 					}
 					(*m.SecretTemplate).DecodeCBOR(d)
 				}
@@ -1878,7 +1878,7 @@ func (m *CertificateSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PrivateKey = nil
 				} else {
 					if m.PrivateKey == nil {
-						m.PrivateKey = new(CertificatePrivateKey)
+						m.PrivateKey = cborwire.New[CertificatePrivateKey](d)
 					}
 					(*m.PrivateKey).DecodeCBOR(d)
 				}
@@ -1994,7 +1994,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastFailureTime = nil
 				} else {
 					if m.LastFailureTime == nil {
-						m.LastFailureTime = new(metav1.Time)
+						m.LastFailureTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastFailureTime).DecodeCBOR(d)
 				}
@@ -2010,7 +2010,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NotBefore = nil
 				} else {
 					if m.NotBefore == nil {
-						m.NotBefore = new(metav1.Time)
+						m.NotBefore = cborwire.New[metav1.Time](d)
 					}
 					(*m.NotBefore).DecodeCBOR(d)
 				}
@@ -2026,7 +2026,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NotAfter = nil
 				} else {
 					if m.NotAfter == nil {
-						m.NotAfter = new(metav1.Time)
+						m.NotAfter = cborwire.New[metav1.Time](d)
 					}
 					(*m.NotAfter).DecodeCBOR(d)
 				}
@@ -2042,7 +2042,7 @@ func (m *CertificateStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RenewalTime = nil
 				} else {
 					if m.RenewalTime == nil {
-						m.RenewalTime = new(metav1.Time)
+						m.RenewalTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.RenewalTime).DecodeCBOR(d)
 				}

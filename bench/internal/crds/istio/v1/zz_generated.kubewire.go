@@ -2735,7 +2735,7 @@ func (m *Abort) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Percentage = nil
 				} else {
 					if m.Percentage == nil {
-						m.Percentage = new(Percent)
+						m.Percentage = cborwire.New[Percent](d)
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
@@ -2769,7 +2769,7 @@ func (m *AnalysisMessage) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Type = nil
 				} else {
 					if m.Type == nil {
-						m.Type = new(AnalysisMessageType)
+						m.Type = cborwire.New[AnalysisMessageType](d)
 					}
 					(*m.Type).DecodeCBOR(d)
 				}
@@ -2991,7 +2991,7 @@ func (m *Delay) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Percentage = nil
 				} else {
 					if m.Percentage == nil {
-						m.Percentage = new(Percent)
+						m.Percentage = cborwire.New[Percent](d)
 					}
 					(*m.Percentage).DecodeCBOR(d)
 				}
@@ -3037,7 +3037,7 @@ func (m *Destination) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Port = nil
 				} else {
 					if m.Port == nil {
-						m.Port = new(PortSelector)
+						m.Port = cborwire.New[PortSelector](d)
 					}
 					(*m.Port).DecodeCBOR(d)
 				}
@@ -3071,7 +3071,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Delay = nil
 				} else {
 					if m.Delay == nil {
-						m.Delay = new(Delay)
+						m.Delay = cborwire.New[Delay](d)
 					}
 					(*m.Delay).DecodeCBOR(d)
 				}
@@ -3087,7 +3087,7 @@ func (m *HTTPFaultInjection) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Abort = nil
 				} else {
 					if m.Abort == nil {
-						m.Abort = new(Abort)
+						m.Abort = cborwire.New[Abort](d)
 					}
 					(*m.Abort).DecodeCBOR(d)
 				}
@@ -3127,7 +3127,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					m.URI = nil
 				} else {
 					if m.URI == nil {
-						m.URI = new(StringMatch)
+						m.URI = cborwire.New[StringMatch](d)
 					}
 					(*m.URI).DecodeCBOR(d)
 				}
@@ -3143,7 +3143,7 @@ func (m *HTTPMatchRequest) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Method = nil
 				} else {
 					if m.Method == nil {
-						m.Method = new(StringMatch)
+						m.Method = cborwire.New[StringMatch](d)
 					}
 					(*m.Method).DecodeCBOR(d)
 				}
@@ -3387,7 +3387,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Rewrite = nil
 				} else {
 					if m.Rewrite == nil {
-						m.Rewrite = new(HTTPRewrite)
+						m.Rewrite = cborwire.New[HTTPRewrite](d)
 					}
 					(*m.Rewrite).DecodeCBOR(d)
 				}
@@ -3409,7 +3409,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Retries = nil
 				} else {
 					if m.Retries == nil {
-						m.Retries = new(HTTPRetry)
+						m.Retries = cborwire.New[HTTPRetry](d)
 					}
 					(*m.Retries).DecodeCBOR(d)
 				}
@@ -3425,7 +3425,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Fault = nil
 				} else {
 					if m.Fault == nil {
-						m.Fault = new(HTTPFaultInjection)
+						m.Fault = cborwire.New[HTTPFaultInjection](d)
 					}
 					(*m.Fault).DecodeCBOR(d)
 				}
@@ -3441,7 +3441,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mirror = nil
 				} else {
 					if m.Mirror == nil {
-						m.Mirror = new(Destination)
+						m.Mirror = cborwire.New[Destination](d)
 					}
 					(*m.Mirror).DecodeCBOR(d)
 				}
@@ -3457,7 +3457,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MirrorPercentage = nil
 				} else {
 					if m.MirrorPercentage == nil {
-						m.MirrorPercentage = new(Percent)
+						m.MirrorPercentage = cborwire.New[Percent](d)
 					}
 					(*m.MirrorPercentage).DecodeCBOR(d)
 				}
@@ -3473,7 +3473,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CorsPolicy = nil
 				} else {
 					if m.CorsPolicy == nil {
-						m.CorsPolicy = new(CorsPolicy)
+						m.CorsPolicy = cborwire.New[CorsPolicy](d)
 					}
 					(*m.CorsPolicy).DecodeCBOR(d)
 				}
@@ -3489,7 +3489,7 @@ func (m *HTTPRoute) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Headers = nil
 				} else {
 					if m.Headers == nil {
-						m.Headers = new(Headers)
+						m.Headers = cborwire.New[Headers](d)
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
@@ -3535,7 +3535,7 @@ func (m *HTTPRouteDestination) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Headers = nil
 				} else {
 					if m.Headers == nil {
-						m.Headers = new(Headers)
+						m.Headers = cborwire.New[Headers](d)
 					}
 					(*m.Headers).DecodeCBOR(d)
 				}
@@ -3624,7 +3624,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Request = nil
 				} else {
 					if m.Request == nil {
-						m.Request = new(HeaderOperations)
+						m.Request = cborwire.New[HeaderOperations](d)
 					}
 					(*m.Request).DecodeCBOR(d)
 				}
@@ -3640,7 +3640,7 @@ func (m *Headers) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Response = nil
 				} else {
 					if m.Response == nil {
-						m.Response = new(HeaderOperations)
+						m.Response = cborwire.New[HeaderOperations](d)
 					}
 					(*m.Response).DecodeCBOR(d)
 				}
@@ -3686,7 +3686,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastProbeTime = nil
 				} else {
 					if m.LastProbeTime == nil {
-						m.LastProbeTime = new(metav1.Time)
+						m.LastProbeTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastProbeTime).DecodeCBOR(d)
 				}
@@ -3702,7 +3702,7 @@ func (m *IstioCondition) DecodeCBOR(d *cborwire.Decoder) error {
 					m.LastTransitionTime = nil
 				} else {
 					if m.LastTransitionTime == nil {
-						m.LastTransitionTime = new(metav1.Time)
+						m.LastTransitionTime = cborwire.New[metav1.Time](d)
 					}
 					(*m.LastTransitionTime).DecodeCBOR(d)
 				}

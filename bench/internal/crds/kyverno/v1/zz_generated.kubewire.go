@@ -2309,7 +2309,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ConfigMap = nil
 				} else {
 					if m.ConfigMap == nil {
-						m.ConfigMap = new(ConfigMapReference)
+						m.ConfigMap = cborwire.New[ConfigMapReference](d)
 					}
 					(*m.ConfigMap).DecodeCBOR(d)
 				}
@@ -2325,7 +2325,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.APICall = nil
 				} else {
 					if m.APICall == nil {
-						m.APICall = new(ContextAPICall)
+						m.APICall = cborwire.New[ContextAPICall](d)
 					}
 					(*m.APICall).DecodeCBOR(d)
 				}
@@ -2341,7 +2341,7 @@ func (m *ContextEntry) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Variable = nil
 				} else {
 					if m.Variable == nil {
-						m.Variable = new(Variable)
+						m.Variable = cborwire.New[Variable](d)
 					}
 					(*m.Variable).DecodeCBOR(d)
 				}
@@ -2375,7 +2375,7 @@ func (m *Deny) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyAllConditions = nil
 				} else {
 					if m.RawAnyAllConditions == nil {
-						m.RawAnyAllConditions = new(apiextensionsv1.JSON)
+						m.RawAnyAllConditions = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
@@ -2533,7 +2533,7 @@ func (m *Mutation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawPatchStrategicMerge = nil
 				} else {
 					if m.RawPatchStrategicMerge == nil {
-						m.RawPatchStrategicMerge = new(apiextensionsv1.JSON)
+						m.RawPatchStrategicMerge = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPatchStrategicMerge, "JSON")
 				}
@@ -2709,7 +2709,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -2725,7 +2725,7 @@ func (m *ResourceDescription) DecodeCBOR(d *cborwire.Decoder) error {
 					m.NamespaceSelector = nil
 				} else {
 					if m.NamespaceSelector == nil {
-						m.NamespaceSelector = new(metav1.LabelSelector)
+						m.NamespaceSelector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.NamespaceSelector).DecodeCBOR(d)
 				}
@@ -2895,7 +2895,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ExcludeResources = nil
 				} else {
 					if m.ExcludeResources == nil {
-						m.ExcludeResources = new(MatchResources)
+						m.ExcludeResources = cborwire.New[MatchResources](d)
 					}
 					(*m.ExcludeResources).DecodeCBOR(d)
 				}
@@ -2911,7 +2911,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyAllConditions = nil
 				} else {
 					if m.RawAnyAllConditions == nil {
-						m.RawAnyAllConditions = new(apiextensionsv1.JSON)
+						m.RawAnyAllConditions = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyAllConditions, "JSON")
 				}
@@ -2927,7 +2927,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Mutation = nil
 				} else {
 					if m.Mutation == nil {
-						m.Mutation = new(Mutation)
+						m.Mutation = cborwire.New[Mutation](d)
 					}
 					(*m.Mutation).DecodeCBOR(d)
 				}
@@ -2943,7 +2943,7 @@ func (m *Rule) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Validation = nil
 				} else {
 					if m.Validation == nil {
-						m.Validation = new(Validation)
+						m.Validation = cborwire.New[Validation](d)
 					}
 					(*m.Validation).DecodeCBOR(d)
 				}
@@ -3250,7 +3250,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawPattern = nil
 				} else {
 					if m.RawPattern == nil {
-						m.RawPattern = new(apiextensionsv1.JSON)
+						m.RawPattern = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawPattern, "JSON")
 				}
@@ -3266,7 +3266,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RawAnyPattern = nil
 				} else {
 					if m.RawAnyPattern == nil {
-						m.RawAnyPattern = new(apiextensionsv1.JSON)
+						m.RawAnyPattern = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.RawAnyPattern, "JSON")
 				}
@@ -3282,7 +3282,7 @@ func (m *Validation) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Deny = nil
 				} else {
 					if m.Deny == nil {
-						m.Deny = new(Deny)
+						m.Deny = cborwire.New[Deny](d)
 					}
 					(*m.Deny).DecodeCBOR(d)
 				}
@@ -3316,7 +3316,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Value = nil
 				} else {
 					if m.Value == nil {
-						m.Value = new(apiextensionsv1.JSON)
+						m.Value = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.Value, "JSON")
 				}
@@ -3338,7 +3338,7 @@ func (m *Variable) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Default = nil
 				} else {
 					if m.Default == nil {
-						m.Default = new(apiextensionsv1.JSON)
+						m.Default = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.Default, "JSON")
 				}

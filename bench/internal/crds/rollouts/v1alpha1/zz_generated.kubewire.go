@@ -2850,7 +2850,7 @@ func (m *AnalysisRunArgument) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ValueFrom = nil
 				} else {
 					if m.ValueFrom == nil {
-						m.ValueFrom = new(ArgumentValueFrom)
+						m.ValueFrom = cborwire.New[ArgumentValueFrom](d)
 					}
 					(*m.ValueFrom).DecodeCBOR(d)
 				}
@@ -2930,7 +2930,7 @@ func (m *ArgumentValueFrom) DecodeCBOR(d *cborwire.Decoder) error {
 					m.FieldRef = nil
 				} else {
 					if m.FieldRef == nil {
-						m.FieldRef = new(FieldRef)
+						m.FieldRef = cborwire.New[FieldRef](d)
 					}
 					(*m.FieldRef).DecodeCBOR(d)
 				}
@@ -3026,7 +3026,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentStepAnalysisRunStatus = nil
 				} else {
 					if m.CurrentStepAnalysisRunStatus == nil {
-						m.CurrentStepAnalysisRunStatus = new(RolloutAnalysisRunStatus)
+						m.CurrentStepAnalysisRunStatus = cborwire.New[RolloutAnalysisRunStatus](d)
 					}
 					(*m.CurrentStepAnalysisRunStatus).DecodeCBOR(d)
 				}
@@ -3042,7 +3042,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CurrentBackgroundAnalysisRunStatus = nil
 				} else {
 					if m.CurrentBackgroundAnalysisRunStatus == nil {
-						m.CurrentBackgroundAnalysisRunStatus = new(RolloutAnalysisRunStatus)
+						m.CurrentBackgroundAnalysisRunStatus = cborwire.New[RolloutAnalysisRunStatus](d)
 					}
 					(*m.CurrentBackgroundAnalysisRunStatus).DecodeCBOR(d)
 				}
@@ -3058,7 +3058,7 @@ func (m *CanaryStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Weights = nil
 				} else {
 					if m.Weights == nil {
-						m.Weights = new(TrafficWeights)
+						m.Weights = cborwire.New[TrafficWeights](d)
 					}
 					(*m.Weights).DecodeCBOR(d)
 				}
@@ -3114,7 +3114,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Pause = nil
 				} else {
 					if m.Pause == nil {
-						m.Pause = new(RolloutPause)
+						m.Pause = cborwire.New[RolloutPause](d)
 					}
 					(*m.Pause).DecodeCBOR(d)
 				}
@@ -3130,7 +3130,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Analysis = nil
 				} else {
 					if m.Analysis == nil {
-						m.Analysis = new(RolloutAnalysis)
+						m.Analysis = cborwire.New[RolloutAnalysis](d)
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
@@ -3146,7 +3146,7 @@ func (m *CanaryStep) DecodeCBOR(d *cborwire.Decoder) error {
 					m.SetCanaryScale = nil
 				} else {
 					if m.SetCanaryScale == nil {
-						m.SetCanaryScale = new(SetCanaryScale)
+						m.SetCanaryScale = cborwire.New[SetCanaryScale](d)
 					}
 					(*m.SetCanaryScale).DecodeCBOR(d)
 				}
@@ -3217,7 +3217,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.TrafficRouting = nil
 				} else {
 					if m.TrafficRouting == nil {
-						m.TrafficRouting = new(RolloutTrafficRouting)
+						m.TrafficRouting = cborwire.New[RolloutTrafficRouting](d)
 					}
 					(*m.TrafficRouting).DecodeCBOR(d)
 				}
@@ -3233,7 +3233,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxUnavailable = nil
 				} else {
 					if m.MaxUnavailable == nil {
-						m.MaxUnavailable = new(intstr.IntOrString)
+						m.MaxUnavailable = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxUnavailable).DecodeCBOR(d)
 				}
@@ -3249,7 +3249,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.MaxSurge = nil
 				} else {
 					if m.MaxSurge == nil {
-						m.MaxSurge = new(intstr.IntOrString)
+						m.MaxSurge = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.MaxSurge).DecodeCBOR(d)
 				}
@@ -3265,7 +3265,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Analysis = nil
 				} else {
 					if m.Analysis == nil {
-						m.Analysis = new(RolloutAnalysisBackground)
+						m.Analysis = cborwire.New[RolloutAnalysisBackground](d)
 					}
 					(*m.Analysis).DecodeCBOR(d)
 				}
@@ -3281,7 +3281,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.CanaryMetadata = nil
 				} else {
 					if m.CanaryMetadata == nil {
-						m.CanaryMetadata = new(PodTemplateMetadata)
+						m.CanaryMetadata = cborwire.New[PodTemplateMetadata](d)
 					}
 					(*m.CanaryMetadata).DecodeCBOR(d)
 				}
@@ -3297,7 +3297,7 @@ func (m *CanaryStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.StableMetadata = nil
 				} else {
 					if m.StableMetadata == nil {
-						m.StableMetadata = new(PodTemplateMetadata)
+						m.StableMetadata = cborwire.New[PodTemplateMetadata](d)
 					}
 					(*m.StableMetadata).DecodeCBOR(d)
 				}
@@ -3823,7 +3823,7 @@ func (m *RolloutPause) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Duration = nil
 				} else {
 					if m.Duration == nil {
-						m.Duration = new(intstr.IntOrString)
+						m.Duration = cborwire.New[intstr.IntOrString](d)
 					}
 					(*m.Duration).DecodeCBOR(d)
 				}
@@ -3873,7 +3873,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -3895,7 +3895,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WorkloadRef = nil
 				} else {
 					if m.WorkloadRef == nil {
-						m.WorkloadRef = new(ObjectRef)
+						m.WorkloadRef = cborwire.New[ObjectRef](d)
 					}
 					(*m.WorkloadRef).DecodeCBOR(d)
 				}
@@ -3967,7 +3967,7 @@ func (m *RolloutSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.RestartAt = nil
 				} else {
 					if m.RestartAt == nil {
-						m.RestartAt = new(metav1.Time)
+						m.RestartAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.RestartAt).DecodeCBOR(d)
 				}
@@ -4038,7 +4038,7 @@ func (m *RolloutStatus) DecodeCBOR(d *cborwire.Decoder) error {
 					m.AbortedAt = nil
 				} else {
 					if m.AbortedAt == nil {
-						m.AbortedAt = new(metav1.Time)
+						m.AbortedAt = cborwire.New[metav1.Time](d)
 					}
 					(*m.AbortedAt).DecodeCBOR(d)
 				}
@@ -4213,7 +4213,7 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.BlueGreen = nil
 				} else {
 					if m.BlueGreen == nil {
-						m.BlueGreen = new(BlueGreenStrategy)
+						m.BlueGreen = cborwire.New[BlueGreenStrategy](d)
 					}
 					(*m.BlueGreen).DecodeCBOR(d)
 				}
@@ -4229,7 +4229,7 @@ func (m *RolloutStrategy) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Canary = nil
 				} else {
 					if m.Canary == nil {
-						m.Canary = new(CanaryStrategy)
+						m.Canary = cborwire.New[CanaryStrategy](d)
 					}
 					(*m.Canary).DecodeCBOR(d)
 				}
@@ -4263,7 +4263,7 @@ func (m *RolloutTrafficRouting) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Nginx = nil
 				} else {
 					if m.Nginx == nil {
-						m.Nginx = new(NginxTrafficRouting)
+						m.Nginx = cborwire.New[NginxTrafficRouting](d)
 					}
 					(*m.Nginx).DecodeCBOR(d)
 				}

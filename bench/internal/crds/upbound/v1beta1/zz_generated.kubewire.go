@@ -5530,7 +5530,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.DBSubnetGroupNameRef = nil
 				} else {
 					if m.DBSubnetGroupNameRef == nil {
-						m.DBSubnetGroupNameRef = new(Reference)
+						m.DBSubnetGroupNameRef = cborwire.New[Reference](d)
 					}
 					(*m.DBSubnetGroupNameRef).DecodeCBOR(d)
 				}
@@ -5837,7 +5837,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.PasswordSecretRef = nil
 				} else {
 					if m.PasswordSecretRef == nil {
-						m.PasswordSecretRef = new(SecretKeySelector)
+						m.PasswordSecretRef = cborwire.New[SecretKeySelector](d)
 					}
 					(*m.PasswordSecretRef).DecodeCBOR(d)
 				}
@@ -6075,7 +6075,7 @@ func (m *InstanceParameters) DecodeCBOR(d *cborwire.Decoder) error {
 					m.VPCSecurityGroupIDSelector = nil
 				} else {
 					if m.VPCSecurityGroupIDSelector == nil {
-						m.VPCSecurityGroupIDSelector = new(Selector)
+						m.VPCSecurityGroupIDSelector = cborwire.New[Selector](d)
 					}
 					(*m.VPCSecurityGroupIDSelector).DecodeCBOR(d)
 				}
@@ -6144,7 +6144,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceSpec.WriteConnectionSecretToReference = nil
 				} else {
 					if m.ResourceSpec.WriteConnectionSecretToReference == nil {
-						m.ResourceSpec.WriteConnectionSecretToReference = new(SecretReference)
+						m.ResourceSpec.WriteConnectionSecretToReference = cborwire.New[SecretReference](d)
 					}
 					(*m.ResourceSpec.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
@@ -6160,7 +6160,7 @@ func (m *InstanceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ResourceSpec.ProviderConfigReference = nil
 				} else {
 					if m.ResourceSpec.ProviderConfigReference == nil {
-						m.ResourceSpec.ProviderConfigReference = new(Reference)
+						m.ResourceSpec.ProviderConfigReference = cborwire.New[Reference](d)
 					}
 					(*m.ResourceSpec.ProviderConfigReference).DecodeCBOR(d)
 				}
@@ -6480,7 +6480,7 @@ func (m *Reference) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Policy = nil
 				} else {
 					if m.Policy == nil {
-						m.Policy = new(Policy)
+						m.Policy = cborwire.New[Policy](d)
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}
@@ -6514,7 +6514,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.WriteConnectionSecretToReference = nil
 				} else {
 					if m.WriteConnectionSecretToReference == nil {
-						m.WriteConnectionSecretToReference = new(SecretReference)
+						m.WriteConnectionSecretToReference = cborwire.New[SecretReference](d)
 					}
 					(*m.WriteConnectionSecretToReference).DecodeCBOR(d)
 				}
@@ -6530,7 +6530,7 @@ func (m *ResourceSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.ProviderConfigReference = nil
 				} else {
 					if m.ProviderConfigReference == nil {
-						m.ProviderConfigReference = new(Reference)
+						m.ProviderConfigReference = cborwire.New[Reference](d)
 					}
 					(*m.ProviderConfigReference).DecodeCBOR(d)
 				}
@@ -6732,7 +6732,7 @@ func (m *Selector) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Policy = nil
 				} else {
 					if m.Policy == nil {
-						m.Policy = new(Policy)
+						m.Policy = cborwire.New[Policy](d)
 					}
 					(*m.Policy).DecodeCBOR(d)
 				}

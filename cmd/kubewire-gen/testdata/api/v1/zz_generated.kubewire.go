@@ -2513,7 +2513,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Timeout = nil
 				} else {
 					if m.Timeout == nil {
-						m.Timeout = new(metav1.Duration)
+						m.Timeout = cborwire.New[metav1.Duration](d)
 					}
 					(*m.Timeout).DecodeCBOR(d)
 				}
@@ -2529,7 +2529,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Deadline = nil
 				} else {
 					if m.Deadline == nil {
-						m.Deadline = new(metav1.Time)
+						m.Deadline = cborwire.New[metav1.Time](d)
 					}
 					(*m.Deadline).DecodeCBOR(d)
 				}
@@ -2569,7 +2569,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Template = nil
 				} else {
 					if m.Template == nil {
-						m.Template = new(corev1.PodTemplateSpec)
+						m.Template = cborwire.New[corev1.PodTemplateSpec](d)
 					}
 					(*m.Template).DecodeCBOR(d)
 				}
@@ -2585,7 +2585,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Selector = nil
 				} else {
 					if m.Selector == nil {
-						m.Selector = new(metav1.LabelSelector)
+						m.Selector = cborwire.New[metav1.LabelSelector](d)
 					}
 					(*m.Selector).DecodeCBOR(d)
 				}
@@ -2607,7 +2607,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Object = nil
 				} else {
 					if m.Object == nil {
-						m.Object = new(runtime.RawExtension)
+						m.Object = cborwire.New[runtime.RawExtension](d)
 					}
 					cborwire.ViaJSON(d, m.Object, "RawExtension")
 				}
@@ -2623,7 +2623,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Thing = nil
 				} else {
 					if m.Thing == nil {
-						m.Thing = new(Thing)
+						m.Thing = cborwire.New[Thing](d)
 					}
 					(*m.Thing).DecodeCBOR(d)
 				}
@@ -2639,7 +2639,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Config = nil
 				} else {
 					if m.Config == nil {
-						m.Config = new(apiextensionsv1.JSON)
+						m.Config = cborwire.New[apiextensionsv1.JSON](d)
 					}
 					cborwire.ViaUnmarshaler(d, m.Config, "JSON")
 				}
@@ -2682,7 +2682,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Free = nil
 				} else {
 					if m.Free == nil {
-						m.Free = new(Tree)
+						m.Free = cborwire.New[Tree](d)
 					}
 					(*m.Free).DecodeCBOR(d)
 				}
@@ -2719,7 +2719,7 @@ func (m *WidgetSpec) DecodeCBOR(d *cborwire.Decoder) error {
 					m.Defaults = nil
 				} else {
 					if m.Defaults == nil {
-						m.Defaults = new(Defaults)
+						m.Defaults = cborwire.New[Defaults](d)
 					}
 					(*m.Defaults).DecodeCBOR(d)
 				}
