@@ -2,6 +2,7 @@ package client
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -85,5 +86,33 @@ func TestServerThatStopsReadingTheBodyOverTLS(t *testing.T) {
 				t.Errorf("err = %v, want the stalled body named", err)
 			}
 		})
+	}
+}
+
+// A server that takes the whole body and then never answers is not
+// blamed for the body: the error is the missing answer.
+func TestServerThatReadsTheBodyAndNeverAnswers(t *testing.T) {
+	checkNoLeaks(t)
+	released := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		select {
+		case <-released:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(released)
+	c, err := New(Config{Host: srv.URL, QPS: -1, ResponseHeaderTimeout: 50 * time.Millisecond, Retry: RetryPolicy{MaxAttempts: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.CloseIdleConnections()
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute) // failsafe only
+	defer cancel()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "big"}, Data: map[string]string{"k": strings.Repeat("x", 1<<20)}}
+	_, err = For[*corev1.ConfigMap](c).Namespace("default").Create(ctx, cm, CreateOptions{})
+	if err == nil || ctx.Err() != nil || strings.Contains(err.Error(), "request body") {
+		t.Errorf("err = %v, want the missing answer, not the body, named", err)
 	}
 }

@@ -6,11 +6,17 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"sync/atomic"
 	"time"
 )
 
-// errBodyStalled ends a request whose body the server stopped taking.
-var errBodyStalled = errors.New("the server took no more of the request body")
+// errBodyStalled ends a request whose body the server stopped taking;
+// errNoAnswer one whose body was all read (its last bytes may still wait
+// to be written) and which got no answer in time.
+var (
+	errBodyStalled = errors.New("the server took no more of the request body")
+	errNoAnswer    = errors.New("the server sent no answer")
+)
 
 // stalledBodyTransport ends a request whose body the connection has not
 // asked more of for limit (Config.ResponseHeaderTimeout). net/http's
@@ -31,14 +37,15 @@ func (t *stalledBodyTransport) RoundTrip(req *http.Request) (*http.Response, err
 	ctx, cancel := context.WithCancelCause(req.Context())
 	timer := time.AfterFunc(t.limit, func() { cancel(errBodyStalled) })
 	out := req.WithContext(ctx)
-	out.Body = &progressBody{body: req.Body, timer: timer, limit: t.limit}
+	ended := new(atomic.Bool) // shared with a body GetBody makes again
+	out.Body = &progressBody{body: req.Body, timer: timer, limit: t.limit, ended: ended}
 	if req.GetBody != nil { // net/http may send the body again on a new connection
 		out.GetBody = func() (io.ReadCloser, error) {
 			body, err := req.GetBody()
 			if err != nil {
 				return nil, err
 			}
-			return &progressBody{body: body, timer: timer, limit: t.limit}, nil
+			return &progressBody{body: body, timer: timer, limit: t.limit, ended: ended}, nil
 		}
 	}
 	resp, err := t.next.RoundTrip(out)
@@ -47,6 +54,9 @@ func (t *stalledBodyTransport) RoundTrip(req *http.Request) (*http.Response, err
 		stalled := errors.Is(context.Cause(ctx), errBodyStalled)
 		cancel(nil)
 		if stalled && req.Context().Err() == nil {
+			if ended.Load() {
+				return nil, fmt.Errorf("client: %w within %v", errNoAnswer, t.limit)
+			}
 			return nil, fmt.Errorf("client: %w for %v", errBodyStalled, t.limit)
 		}
 		return nil, err
@@ -57,16 +67,21 @@ func (t *stalledBodyTransport) RoundTrip(req *http.Request) (*http.Response, err
 
 func (t *stalledBodyTransport) CloseIdleConnections() { closeIdle(t.next) }
 
-// progressBody restarts timer at every read.
+// progressBody restarts timer at every read and notes the body's end.
 type progressBody struct {
 	body  io.ReadCloser
 	timer *time.Timer
 	limit time.Duration
+	ended *atomic.Bool
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
 	b.timer.Reset(b.limit)
-	return b.body.Read(p)
+	n, err := b.body.Read(p)
+	if err == io.EOF {
+		b.ended.Store(true)
+	}
+	return n, err
 }
 
 func (b *progressBody) Close() error { return b.body.Close() }
