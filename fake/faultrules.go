@@ -5,6 +5,7 @@ import (
 	"slices"
 	"time"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/registry"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -32,6 +33,16 @@ type Fault struct {
 	// Latency delays the matching requests before they are served or
 	// failed.
 	Latency time.Duration
+}
+
+// FaultStatus is the Status the fake answers a Fault of code with for a
+// request naming no resource: the reason kube-apiserver gives that code
+// (BadRequest, Unauthorized, Forbidden, NotFound, Conflict, Invalid,
+// InternalError for the 5xx it has no other for...) and a message in its
+// words. Front ends that inject faults themselves (cmd/kubewire-fake)
+// answer with it.
+func FaultStatus(code int) metav1.Status {
+	return apierr.Server(code, registry.Kind{}, "").Status
 }
 
 // faultRule is an added Fault and what is left of it.

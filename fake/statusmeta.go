@@ -1,6 +1,7 @@
 package fake
 
 import (
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
@@ -54,4 +55,14 @@ func takeStatusWriteMeta(r *object.Resource, next, sent *metav1.ObjectMeta) {
 	}
 	next.Annotations = sent.Annotations
 	next.Finalizers = sent.Finalizers
+}
+
+// keepPodQOSClass keeps a Pod's status.qosClass through a status write
+// that leaves it out, as kube-apiserver's Pod status strategy does.
+func keepPodQOSClass(old, next *object.Draft) {
+	prev, ok := old.Typed.(*corev1.Pod)
+	cur, ok2 := next.Typed.(*corev1.Pod)
+	if ok && ok2 && cur.Status.QOSClass == "" {
+		cur.Status.QOSClass = prev.Status.QOSClass
+	}
 }

@@ -241,6 +241,7 @@ func (s *Server) mergeUpdate(old, d *object.Draft, statusOnly bool) (*object.Dra
 				return nil, err
 			}
 			takeStatusWriteMeta(res, d.Meta, sent)
+			keepPodQOSClass(old, d)
 		} else {
 			st, err := old.StatusValue()
 			if err != nil {

@@ -45,8 +45,9 @@
 // # Faults
 //
 // --latency D delays every request. --error-rate R fails that share of
-// resource requests with --error-code (500 by default; 429, 503 and 504
-// too, 429 and 503 with Retry-After: 1); --error-rate-verb VERB=R and
+// resource requests with --error-code (500 by default; any 4xx or 5xx,
+// with the reason kube-apiserver gives it: 403 Forbidden, 404 NotFound,
+// 409 Conflict, 422 Invalid...; 429 and 503 with Retry-After: 1); --error-rate-verb VERB=R and
 // --error-rate-resource RESOURCE=R set rates for one verb or resource (the
 // highest applicable rate is used; discovery and OpenAPI requests never
 // fail). --watch-expire-every N ends each watch with a 410 Expired ERROR

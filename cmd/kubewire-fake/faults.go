@@ -10,6 +10,7 @@ import (
 	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/fake"
 )
 
 // faultInjector applies the fault flags in front of the fake server:
@@ -105,10 +106,16 @@ func injectedStatus(code int) *metav1.Status {
 	case http.StatusGone:
 		st.Reason = "Expired"
 		st.Message = "too old resource version (injected by kubewire-fake --watch-expire-every)"
-	default:
+	case http.StatusInternalServerError:
 		st.Reason = "InternalError"
 		st.Message = "Internal error occurred: injected by kubewire-fake"
 		st.Details = &metav1.StatusDetails{Causes: []metav1.StatusCause{{Message: "injected by kubewire-fake"}}}
+	default:
+		// any other code: the fake's answer, with kube-apiserver's
+		// reason for it
+		fs := fake.FaultStatus(code)
+		st.Reason, st.Details = fs.Reason, fs.Details
+		st.Message = fs.Message + " (injected by kubewire-fake)"
 	}
 	return st
 }

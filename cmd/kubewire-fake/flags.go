@@ -67,7 +67,7 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs.BoolVar(&o.verbose, "v", false, "log one line per request to standard error")
 	fs.DurationVar(&o.faults.latency, "latency", 0, "delay every API request by this much (e.g. 50ms)")
 	fs.Float64Var(&o.faults.errorRate, "error-rate", 0, "share of API requests (0 to 1) answered with --error-code")
-	fs.IntVar(&o.faults.errorCode, "error-code", 500, "HTTP status of injected errors: 429, 500, 503 or 504")
+	fs.IntVar(&o.faults.errorCode, "error-code", 500, "HTTP status of injected errors: any 4xx or 5xx, with the reason kube-apiserver gives it")
 	fs.Func("error-rate-verb", "VERB=RATE: share of requests of one verb (get, list, watch, create, update, patch, delete, deletecollection) to fail (repeatable)", func(s string) error {
 		verb, rate, err := parseRate(s)
 		if err != nil {
@@ -107,10 +107,8 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 	if o.faults.errorRate < 0 || o.faults.errorRate > 1 {
 		return options{}, errors.New("-error-rate must be between 0 and 1")
 	}
-	switch o.faults.errorCode {
-	case 429, 500, 503, 504:
-	default:
-		return options{}, fmt.Errorf("-error-code %d: want 429, 500, 503 or 504", o.faults.errorCode)
+	if o.faults.errorCode < 400 || o.faults.errorCode > 599 {
+		return options{}, fmt.Errorf("-error-code %d: want a 4xx or 5xx status code", o.faults.errorCode)
 	}
 	if o.faults.expireEvery < 0 {
 		return options{}, errors.New("-watch-expire-every must not be negative")

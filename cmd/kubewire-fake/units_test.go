@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -54,7 +55,8 @@ func TestParseFlagsRefusesBadValues(t *testing.T) {
 		{"--error-rate-verb", "list"},
 		{"--error-rate-verb", "frobnicate=0.1"},
 		{"--error-rate-resource", "pods=2"},
-		{"--error-code", "418"},
+		{"--error-code", "302"},
+		{"--error-code", "600"},
 		{"--watch-expire-every", "-1"},
 		{"stray"},
 	} {
@@ -227,5 +229,18 @@ func TestParseManifests(t *testing.T) {
 	}
 	if _, err := parseManifests("g.yaml", []byte("metadata: {name: x}\n")); err == nil {
 		t.Error("a document without kind was accepted")
+	}
+}
+
+// --error-code takes any 4xx or 5xx and answers with the reason
+// kube-apiserver gives the code.
+func TestInjectedStatusReasons(t *testing.T) {
+	for code, reason := range map[int]string{400: "BadRequest", 401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 409: "Conflict", 410: "Expired", 422: "Invalid", 429: "TooManyRequests", 500: "InternalError", 502: "InternalError", 503: "ServiceUnavailable", 504: "Timeout"} {
+		if _, err := parseFlags([]string{"--error-code", strconv.Itoa(code)}, io.Discard); err != nil {
+			t.Errorf("--error-code %d: %v", code, err)
+		}
+		if st := injectedStatus(code); string(st.Reason) != reason || st.Code != int32(code) || st.Message == "" {
+			t.Errorf("code %d: reason %q code %d message %q, want %s", code, st.Reason, st.Code, st.Message, reason)
+		}
 	}
 }

@@ -184,6 +184,10 @@ func CheckTypeMeta(d *object.Draft) *apierr.Error {
 	}
 	k := d.Res.Kind
 	if d.Custom != nil || (kind == "" || kind == k.Kind) && (apiVersion == "" || apiVersion == k.APIVersion()) {
+		if kind != "" && kind != k.Kind && d.Custom != nil && (apiVersion == "" || apiVersion == k.APIVersion()) {
+			// A custom resource's kind is checked by its validation.
+			return apierr.Invalid(k.Group, kind, d.Meta.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "kind", Message: fmt.Sprintf("Invalid value: %q: must be %s", kind, k.Kind)})
+		}
 		if kind != "" && kind != k.Kind {
 			return apierr.BadRequest(fmt.Sprintf("%s in version %q cannot be handled as a %s: no kind %q is registered for version %q", k.Kind, k.Version, k.Kind, kind, apiVersion))
 		}
