@@ -129,6 +129,8 @@
 //	JSON nesting               10,000  levels (encoding/json's, and the watch scanner's)
 //	protobuf nesting           10,000  levels (wire.DefaultMaxDepth)
 //	exec plugin output         1 MiB   stdout; 4 KiB of stderr
+//	Warning header text        4 KiB   kept and logged by the default WarningHandler (kube-apiserver sends no more)
+//	names quoted in errors     64 B    a kind, apiVersion or event type the server chose
 //
 // Decompression happens as a body is read, so a gzip bomb costs no more
 // than the bound it runs into.
