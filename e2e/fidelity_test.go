@@ -52,20 +52,27 @@ var (
 // name none.
 const fidelityUserAgent = "fidelity/v0.0.0 (linux/amd64) kubewire/e2e"
 
-func TestFidelity(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts a kube-apiserver")
-	}
+// startComparedServers starts the two servers the differential tests
+// compare: a fake with the CEL rules, and a kube-apiserver of their own.
+// The e2e cluster runs no kube-controller-manager, so the fake runs its
+// controllers only when asked to (never here): both are compared without
+// them.
+func startComparedServers(t *testing.T, name string) (*fake.Server, *harness.Cluster) {
+	t.Helper()
 	rules, err := cel.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The e2e cluster runs no kube-controller-manager: the fake runs
-	// its controllers only when asked to (never here), so that both
-	// servers are compared without them.
 	srv := fake.Start(fake.Options{TLS: true, Rules: rules, Controllers: fake.ControllersManual})
 	t.Cleanup(srv.Close)
-	c := harness.StartForTest(t, harness.Options{Name: "fidelity"})
+	return srv, harness.StartForTest(t, harness.Options{Name: name})
+}
+
+func TestFidelity(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a kube-apiserver")
+	}
+	srv, c := startComparedServers(t, "fidelity")
 
 	catalog := fidelityCatalog()
 	// The fake does synchronously what kube-apiserver's controllers do

@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kubewire/kubewire/e2e/harness"
-	"github.com/kubewire/kubewire/fake"
-	"github.com/kubewire/kubewire/fake/cel"
 )
 
 // The differential fuzzer sends random requests, built from
@@ -67,13 +64,7 @@ func TestFuzzFidelity(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver")
 	}
-	rules, err := cel.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fake.Start(fake.Options{TLS: true, Rules: rules, Controllers: fake.ControllersManual})
-	t.Cleanup(srv.Close)
-	c := harness.StartForTest(t, harness.Options{Name: "fuzz"})
+	srv, c := startComparedServers(t, "fuzz")
 	hc := c.Client(t)
 
 	kinds := fuzzKinds()

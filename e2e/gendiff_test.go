@@ -17,9 +17,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/kubewire/kubewire/e2e/harness"
-	"github.com/kubewire/kubewire/fake"
-	"github.com/kubewire/kubewire/fake/cel"
 )
 
 // TestGeneratedSequences runs generated request sequences (see
@@ -54,13 +51,7 @@ func TestGeneratedSequences(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a kube-apiserver")
 	}
-	rules, err := cel.New()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := fake.Start(fake.Options{TLS: true, Rules: rules, Controllers: fake.ControllersManual})
-	t.Cleanup(srv.Close)
-	c := harness.StartForTest(t, harness.Options{Name: "gendiff"})
+	srv, c := startComparedServers(t, "gendiff")
 	fakeTarget := &fidTarget{name: "fake", base: srv.URL(), client: srv.Client(), token: srv.Token(), patience: 2 * time.Second}
 	realTarget := &fidTarget{name: "kube-apiserver", base: c.URL, client: c.Client(t), token: c.AdminToken, patience: 30 * time.Second}
 
