@@ -37,18 +37,20 @@ func (t *stalledBodyTransport) RoundTrip(req *http.Request) (*http.Response, err
 	ctx, cancel := context.WithCancelCause(req.Context())
 	timer := time.AfterFunc(t.limit, func() { cancel(errBodyStalled) })
 	out := req.WithContext(ctx)
-	ended := new(atomic.Bool) // shared with a body GetBody makes again
-	out.Body = &progressBody{body: req.Body, timer: timer, limit: t.limit, ended: ended}
+	ended := new(atomic.Bool)    // shared with a body GetBody makes again
+	answered := new(atomic.Bool) // the answer's headers arrived
+	out.Body = &progressBody{body: req.Body, timer: timer, limit: t.limit, ended: ended, answered: answered}
 	if req.GetBody != nil { // net/http may send the body again on a new connection
 		out.GetBody = func() (io.ReadCloser, error) {
 			body, err := req.GetBody()
 			if err != nil {
 				return nil, err
 			}
-			return &progressBody{body: body, timer: timer, limit: t.limit, ended: ended}, nil
+			return &progressBody{body: body, timer: timer, limit: t.limit, ended: ended, answered: answered}, nil
 		}
 	}
 	resp, err := t.next.RoundTrip(out)
+	answered.Store(true)
 	timer.Stop()
 	if err != nil {
 		stalled := errors.Is(context.Cause(ctx), errBodyStalled)
@@ -73,10 +75,16 @@ type progressBody struct {
 	timer *time.Timer
 	limit time.Duration
 	ended *atomic.Bool
+	// answered stops the restarts: a server may answer before it has
+	// read the whole body (a 413, say), and the transport's later reads
+	// must not arm a timer that would cancel the answer being read.
+	answered *atomic.Bool
 }
 
 func (b *progressBody) Read(p []byte) (int, error) {
-	b.timer.Reset(b.limit)
+	if !b.answered.Load() {
+		b.timer.Reset(b.limit)
+	}
 	n, err := b.body.Read(p)
 	if err == io.EOF {
 		b.ended.Store(true)
