@@ -189,14 +189,15 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	var items []*object.Stored
 	i := lo
 	for ; i < hi; i++ {
-		o := snap[i]
-		if !opts.Matches(o) {
-			continue
-		}
+		// A full page stops at the next key whether it matches or not:
+		// kube-apiserver (etcd3 store and watch cache alike) gives a
+		// continue token whenever any key follows the page.
 		if limit > 0 && int64(len(items)) == limit {
 			break
 		}
-		items = append(items, o)
+		if o := snap[i]; opts.Matches(o) {
+			items = append(items, o)
+		}
 	}
 	if limit > 0 && i < hi && len(items) > 0 {
 		last := items[len(items)-1]
