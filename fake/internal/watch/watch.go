@@ -356,6 +356,11 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 			m = protowire.AppendBytes(m, meta.AppendProto(nil))
 			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
 		}
+		if kind != request.AsPartial {
+			if j := wt.typedBookmarkJSON(kind, apiVersion, meta); j != nil {
+				return append(b, j...)
+			}
+		}
 		mj, _ := json.Marshal(&meta)
 		b = append(b, `{"kind":`...)
 		b = strconv.AppendQuote(b, kind)
@@ -365,6 +370,25 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 		b = append(b, mj...)
 		return append(b, '}')
 	})
+}
+
+// typedBookmarkJSON is a bookmark of a built-in kind as kube-apiserver
+// encodes it: an empty object of the kind's type, which keeps the fields
+// the type always writes (a Lease's "spec":{}). It is nil for a custom
+// resource, whose bookmark holds metadata only.
+func (wt *watcher) typedBookmarkJSON(kind, apiVersion string, meta metav1.ObjectMeta) []byte {
+	if wt.r.Res.Custom {
+		return nil
+	}
+	t := wt.r.Res.NewTyped()
+	t.SetKind(kind)
+	t.SetAPIVersion(apiVersion)
+	*t.GetObjectMeta() = meta
+	j, err := json.Marshal(t)
+	if err != nil {
+		return nil
+	}
+	return j
 }
 
 // bookmarkObject is a bookmark as an object of the watched resource,
