@@ -171,6 +171,12 @@ func watchScenarios() []scenario {
 			}{
 				{"/apis/coordination.k8s.io/v1/namespaces/" + c.ns() + "/leases", map[string]any{"spec": map[string]any{}}},
 				{"/api/v1/namespaces/" + c.ns() + "/pods", map[string]any{"spec": map[string]any{"containers": nil}, "status": map[string]any{}}},
+				// The empty object is converted from kube-apiserver's
+				// internal type, where replicas is no pointer.
+				{"/apis/apps/v1/namespaces/" + c.ns() + "/deployments", map[string]any{
+					"spec":   map[string]any{"replicas": float64(0), "selector": nil, "strategy": map[string]any{}, "template": map[string]any{"metadata": map[string]any{}, "spec": map[string]any{"containers": nil}}},
+					"status": map[string]any{},
+				}},
 			}
 			for _, tt := range tests {
 				q := url.Values{"sendInitialEvents": {"true"}, "allowWatchBookmarks": {"true"}, "resourceVersionMatch": {"NotOlderThan"}, "labelSelector": {c.setSelector()}}

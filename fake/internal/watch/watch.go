@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubewire/kubewire/fake/internal/table"
 
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
@@ -384,6 +385,16 @@ func (wt *watcher) typedBookmarkJSON(kind, apiVersion string, meta metav1.Object
 	t.SetKind(kind)
 	t.SetAPIVersion(apiVersion)
 	*t.GetObjectMeta() = meta
+	// kube-apiserver's empty object is converted from its internal type,
+	// whose replicas is no pointer: the bookmark says replicas 0.
+	switch o := t.(type) {
+	case *appsv1.Deployment:
+		o.Spec.Replicas = new(int32)
+	case *appsv1.ReplicaSet:
+		o.Spec.Replicas = new(int32)
+	case *appsv1.StatefulSet:
+		o.Spec.Replicas = new(int32)
+	}
 	j, err := json.Marshal(t)
 	if err != nil {
 		return nil
