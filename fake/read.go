@@ -178,6 +178,22 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
 	lo, hi := storage.NamespaceRange(snap, r.Namespace)
+	if name, ok := opts.ExactField("metadata.name"); ok && opts.Continue == "" {
+		// kube-apiserver reads only the key a name selector names when
+		// it knows the namespace (its store's MatchesSingle), so no
+		// other key follows a full page.
+		ns := r.Namespace
+		if ns == "" {
+			ns, _ = opts.ExactField("metadata.namespace")
+		}
+		if ns != "" || !r.Res.Kind.Namespaced {
+			i, found := slices.BinarySearchFunc(snap, object.Key(ns, name), storage.ByKey)
+			lo, hi = i, i
+			if found {
+				hi = i + 1
+			}
+		}
+	}
 	if start != "" {
 		key := strings.TrimPrefix(start, "/")
 		if r.Namespace != "" {

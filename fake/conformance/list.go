@@ -100,6 +100,18 @@ func listScenarios() []scenario {
 				c.t.Errorf("second page has %d items, continue %q; want none and none", n, field(rest, "metadata", "continue"))
 			}
 		}},
+		{"NameSelectedPageHasNoContinue", func(c *client) {
+			// A metadata.name field selector makes kube-apiserver read the
+			// one key it names, so no other key follows a full page.
+			first := c.name("a")
+			c.createCM(first, nil, nil)
+			c.createCM(c.name("b"), nil, nil)
+			q := url.Values{"limit": {"1"}, "fieldSelector": {"metadata.name=" + first}}
+			l := c.expect(c.do(req{method: "GET", path: c.listPath(q)}), http.StatusOK).obj(c.t)
+			if diff := cmp.Diff([]string{first}, itemNames(l)); diff != "" || field(l, "metadata", "continue") != "" {
+				c.t.Errorf("items (-want +got):\n%s; continue %q, want none", diff, field(l, "metadata", "continue"))
+			}
+		}},
 		{"ResourceVersionZeroIgnoresLimit", func(c *client) {
 			if !c.target.WatchCache {
 				c.t.Skip("resourceVersion=0 ignores limit only where a watch cache serves the list; the target has none")
