@@ -178,6 +178,22 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
 	lo, hi := storage.NamespaceRange(snap, r.Namespace)
+	if name, ok := opts.ExactField("metadata.name"); ok && opts.Continue == "" {
+		// kube-apiserver reads only the key a name selector names when
+		// it knows the namespace (its store's MatchesSingle), so no
+		// other key follows a full page.
+		ns := r.Namespace
+		if ns == "" {
+			ns, _ = opts.ExactField("metadata.namespace")
+		}
+		if ns != "" || !r.Res.Kind.Namespaced {
+			i, found := slices.BinarySearchFunc(snap, object.Key(ns, name), storage.ByKey)
+			lo, hi = i, i
+			if found {
+				hi = i + 1
+			}
+		}
+	}
 	if start != "" {
 		key := strings.TrimPrefix(start, "/")
 		if r.Namespace != "" {
@@ -189,14 +205,15 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	var items []*object.Stored
 	i := lo
 	for ; i < hi; i++ {
-		o := snap[i]
-		if !opts.Matches(o) {
-			continue
-		}
+		// A full page stops at the next key whether it matches or not:
+		// kube-apiserver (etcd3 store and watch cache alike) gives a
+		// continue token whenever any key follows the page.
 		if limit > 0 && int64(len(items)) == limit {
 			break
 		}
-		items = append(items, o)
+		if o := snap[i]; opts.Matches(o) {
+			items = append(items, o)
+		}
 	}
 	if limit > 0 && i < hi && len(items) > 0 {
 		last := items[len(items)-1]

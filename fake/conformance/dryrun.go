@@ -53,6 +53,16 @@ func dryRunScenarios() []scenario {
 			}
 			c.statusOf(c.do(req{method: "GET", path: c.cmPath(name)}), http.StatusNotFound, "NotFound")
 		}},
+		{"DeleteWithABodyIgnoresTheDryRunQuery", func(c *client) {
+			// kube-apiserver reads a DELETE's options from its body when
+			// it has one, and then not from the query: dryRun=All in the
+			// URL does not stop the deletion.
+			name := c.name("a")
+			created := c.createCM(name, nil, nil)
+			body := map[string]any{"apiVersion": "v1", "kind": "DeleteOptions", "preconditions": map[string]any{"uid": field(created, "metadata", "uid")}}
+			c.expect(c.do(req{method: "DELETE", path: c.cmPath(name) + "?dryRun=All", body: body}), http.StatusOK)
+			c.statusOf(c.do(req{method: "GET", path: c.cmPath(name)}), http.StatusNotFound, "NotFound")
+		}},
 		{"DryRunUnknownValue", func(c *client) {
 			st := c.statusOf(c.do(req{method: "POST", path: c.cmPath("") + "?dryRun=Some", body: map[string]any{"metadata": map[string]any{"name": c.name("a")}}}), http.StatusUnprocessableEntity, "Invalid")
 			if got := field(st, "details", "causes"); !strings.Contains(got, `"field":"dryRun"`) || field(st, "details", "kind") != "CreateOptions" {

@@ -80,6 +80,38 @@ func listScenarios() []scenario {
 				c.t.Errorf("list metadata %v", l["metadata"])
 			}
 		}},
+		{"FullPageOfASelectorContinuesPastUnmatchedObjects", func(c *client) {
+			// A pager stops at the first page without a continue token, so
+			// a full page must carry one whenever any key follows it,
+			// matched or not.
+			set := strings.TrimSuffix(c.prefix, "-")
+			matched := c.name("a")
+			c.createCM(matched, map[string]string{"set": set, "pick": "yes"}, nil)
+			c.createCM(c.name("b"), map[string]string{"set": set}, nil)
+			q := url.Values{"limit": {"1"}, "labelSelector": {c.setSelector() + ",pick=yes"}}
+			first := c.expect(c.do(req{method: "GET", path: c.listPath(q)}), http.StatusOK).obj(c.t)
+			cont := field(first, "metadata", "continue")
+			if diff := cmp.Diff([]string{matched}, itemNames(first)); diff != "" || cont == "" {
+				c.t.Fatalf("first page (-want +got):\n%s; continue %q", diff, cont)
+			}
+			q.Set("continue", cont)
+			rest := c.expect(c.do(req{method: "GET", path: c.listPath(q)}), http.StatusOK).obj(c.t)
+			if n := len(itemNames(rest)); n != 0 || field(rest, "metadata", "continue") != "" {
+				c.t.Errorf("second page has %d items, continue %q; want none and none", n, field(rest, "metadata", "continue"))
+			}
+		}},
+		{"NameSelectedPageHasNoContinue", func(c *client) {
+			// A metadata.name field selector makes kube-apiserver read the
+			// one key it names, so no other key follows a full page.
+			first := c.name("a")
+			c.createCM(first, nil, nil)
+			c.createCM(c.name("b"), nil, nil)
+			q := url.Values{"limit": {"1"}, "fieldSelector": {"metadata.name=" + first}}
+			l := c.expect(c.do(req{method: "GET", path: c.listPath(q)}), http.StatusOK).obj(c.t)
+			if diff := cmp.Diff([]string{first}, itemNames(l)); diff != "" || field(l, "metadata", "continue") != "" {
+				c.t.Errorf("items (-want +got):\n%s; continue %q, want none", diff, field(l, "metadata", "continue"))
+			}
+		}},
 		{"ResourceVersionZeroIgnoresLimit", func(c *client) {
 			if !c.target.WatchCache {
 				c.t.Skip("resourceVersion=0 ignores limit only where a watch cache serves the list; the target has none")

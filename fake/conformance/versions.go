@@ -30,11 +30,17 @@ func (c *client) rawWatch(q url.Values) <-chan rawEvent {
 // (as=PartialObjectMetadata, say).
 func (c *client) rawWatchAs(q url.Values, accept string) <-chan rawEvent {
 	c.t.Helper()
+	return c.rawWatchOf(c.cmPath(""), q, accept)
+}
+
+// rawWatchOf is rawWatchAs of any collection.
+func (c *client) rawWatchOf(collection string, q url.Values, accept string) <-chan rawEvent {
+	c.t.Helper()
 	q.Set("watch", "true")
 	if q.Get("timeoutSeconds") == "" {
 		q.Set("timeoutSeconds", "30")
 	}
-	resp := c.stream(req{method: "GET", path: c.listPath(q), accept: accept})
+	resp := c.stream(req{method: "GET", path: collection + "?" + q.Encode(), accept: accept})
 	if resp.StatusCode != http.StatusOK {
 		b, _ := io.ReadAll(resp.Body)
 		c.t.Fatalf("watch: status %d: %s", resp.StatusCode, b)

@@ -3,6 +3,7 @@ package conformance
 import (
 	"errors"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"strings"
@@ -161,6 +162,41 @@ func watchScenarios() []scenario {
 		)
 	}
 	out = append(out,
+		scenario{"BookmarkIsAnEmptyObjectOfTheKind", func(c *client) {
+			// kube-apiserver encodes a bookmark as an empty object of the
+			// watched kind, so the fields its type always writes are there.
+			tests := []struct {
+				collection string
+				want       map[string]any
+			}{
+				{"/apis/coordination.k8s.io/v1/namespaces/" + c.ns() + "/leases", map[string]any{"spec": map[string]any{}}},
+				{"/api/v1/namespaces/" + c.ns() + "/pods", map[string]any{"spec": map[string]any{"containers": nil}, "status": map[string]any{}}},
+				// The empty object is converted from kube-apiserver's
+				// internal type, where replicas is no pointer.
+				{"/apis/apps/v1/namespaces/" + c.ns() + "/deployments", map[string]any{
+					"spec":   map[string]any{"replicas": float64(0), "selector": nil, "strategy": map[string]any{}, "template": map[string]any{"metadata": map[string]any{}, "spec": map[string]any{"containers": nil}}},
+					"status": map[string]any{},
+				}},
+			}
+			for _, tt := range tests {
+				q := url.Values{"sendInitialEvents": {"true"}, "allowWatchBookmarks": {"true"}, "resourceVersionMatch": {"NotOlderThan"}, "labelSelector": {c.setSelector()}}
+				ch := c.rawWatchOf(tt.collection, q, "application/json")
+				for {
+					ev := c.nextRaw(ch)
+					if ev.Type != "BOOKMARK" {
+						continue
+					}
+					got := maps.Clone(ev.Object)
+					for _, k := range []string{"kind", "apiVersion", "metadata"} {
+						delete(got, k)
+					}
+					if diff := cmp.Diff(tt.want, got); diff != "" {
+						c.t.Errorf("%s: bookmark fields besides kind, apiVersion and metadata (-want +got):\n%s", tt.collection, diff)
+					}
+					break
+				}
+			}
+		}},
 		scenario{"WatchWithoutResourceVersionStartsWithState", func(c *client) {
 			names := c.seed(2)
 			ch := c.watch(url.Values{"labelSelector": {c.setSelector()}}, "application/json")

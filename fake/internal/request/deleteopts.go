@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"github.com/kubewire/kubewire/codec"
@@ -33,6 +34,13 @@ func readDeleteOptions(req *http.Request) (*DeleteOptions, *apierr.Error) {
 	if len(body) == 0 {
 		// Without a body, kube-apiserver reads DeleteOptions from the query.
 		q := req.URL.Query()
+		dry, aerr := DryRun(q)
+		if aerr != nil {
+			return nil, aerr
+		}
+		if dry {
+			o.DryRun = []string{"All"}
+		}
 		if v := q.Get("orphanDependents"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -88,19 +96,13 @@ const (
 	PropagateOrphan     = "Orphan"
 )
 
+// DeleteParams reads a delete's options and whether it is a dry run.
+// With a body, kube-apiserver reads none of the query's options, dryRun
+// included: a DELETE ?dryRun=All with a body deletes.
 func DeleteParams(req *http.Request) (bool, *DeleteOptions, *apierr.Error) {
-	dry, aerr := DryRun(req.URL.Query())
-	if aerr != nil {
-		return false, nil, aerr
-	}
 	opts, aerr := readDeleteOptions(req)
 	if aerr != nil {
 		return false, nil, aerr
 	}
-	for _, v := range opts.DryRun {
-		if v == "All" {
-			dry = true
-		}
-	}
-	return dry, opts, nil
+	return slices.Contains(opts.DryRun, "All"), opts, nil
 }

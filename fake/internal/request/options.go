@@ -193,3 +193,14 @@ func SetShardInfo(lm *metav1.ListMeta, r *object.Resource, out Output, sel *shar
 	}
 	lm.ShardInfo = &metav1.ShardInfo{Selector: sel.String()}
 }
+
+// ExactField is the value a field=value term of the field selector
+// requires of a field, as kube-apiserver's RequiresExactMatch reads it.
+func (o *ListOptions) ExactField(field string) (string, bool) {
+	for _, t := range o.fields {
+		if t.field == field && !t.not {
+			return t.value, true
+		}
+	}
+	return "", false
+}

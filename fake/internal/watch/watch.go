@@ -9,6 +9,7 @@ import (
 
 	"github.com/kubewire/kubewire/fake/internal/table"
 
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
@@ -356,6 +357,11 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 			m = protowire.AppendBytes(m, meta.AppendProto(nil))
 			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
 		}
+		if kind != request.AsPartial {
+			if j := wt.typedBookmarkJSON(kind, apiVersion, meta); j != nil {
+				return append(b, j...)
+			}
+		}
 		mj, _ := json.Marshal(&meta)
 		b = append(b, `{"kind":`...)
 		b = strconv.AppendQuote(b, kind)
@@ -365,6 +371,35 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 		b = append(b, mj...)
 		return append(b, '}')
 	})
+}
+
+// typedBookmarkJSON is a bookmark of a built-in kind as kube-apiserver
+// encodes it: an empty object of the kind's type, which keeps the fields
+// the type always writes (a Lease's "spec":{}). It is nil for a custom
+// resource, whose bookmark holds metadata only.
+func (wt *watcher) typedBookmarkJSON(kind, apiVersion string, meta metav1.ObjectMeta) []byte {
+	if wt.r.Res.Custom {
+		return nil
+	}
+	t := wt.r.Res.NewTyped()
+	t.SetKind(kind)
+	t.SetAPIVersion(apiVersion)
+	*t.GetObjectMeta() = meta
+	// kube-apiserver's empty object is converted from its internal type,
+	// whose replicas is no pointer: the bookmark says replicas 0.
+	switch o := t.(type) {
+	case *appsv1.Deployment:
+		o.Spec.Replicas = new(int32)
+	case *appsv1.ReplicaSet:
+		o.Spec.Replicas = new(int32)
+	case *appsv1.StatefulSet:
+		o.Spec.Replicas = new(int32)
+	}
+	j, err := json.Marshal(t)
+	if err != nil {
+		return nil
+	}
+	return j
 }
 
 // bookmarkObject is a bookmark as an object of the watched resource,
