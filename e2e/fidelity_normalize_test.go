@@ -229,6 +229,9 @@ func scrub(v any, key string) any {
 		for i := range x {
 			x[i] = scrub(x[i], key)
 		}
+		if key == "managedFields" {
+			sortManagedFields(x)
+		}
 		return x
 	case json.Number:
 		if allocatedKeys[key] {
@@ -337,4 +340,25 @@ func dropKey(v any, key string) any {
 func quoteList(items ...string) string {
 	b, _ := json.Marshal(items)
 	return strings.TrimSpace(string(b))
+}
+
+// sortManagedFields orders managedFields entries by operation, manager
+// and subresource. kube-apiserver orders them by operation, then by the
+// second of their time, then by manager: two servers run moments apart
+// cross second boundaries at different steps, so with times scrubbed
+// only the order without them can be compared.
+func sortManagedFields(entries []any) {
+	field := func(e any, k string) string {
+		m, _ := e.(map[string]any)
+		s, _ := m[k].(string)
+		return s
+	}
+	slices.SortStableFunc(entries, func(a, b any) int {
+		for _, k := range []string{"operation", "manager", "subresource"} {
+			if c := strings.Compare(field(a, k), field(b, k)); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
 }
