@@ -217,16 +217,21 @@ func (ft *fidTarget) run(t *testing.T, catalog []*step) []answer {
 			t.Errorf("%s: %s/%s: %v", ft.name, st.scenario, st.name, a.err)
 		}
 		out[i] = a
-		for name, path := range st.saves {
-			var v any
-			if json.Unmarshal(a.body, &v) == nil {
-				if s, ok := lookupPath(v, path); ok {
-					vars[name] = s
-				}
+		st.saveFrom(a, vars)
+	}
+	return out
+}
+
+// saveFrom records in vars the values the step saves from its answer.
+func (st *step) saveFrom(a answer, vars map[string]string) {
+	for name, path := range st.saves {
+		var v any
+		if json.Unmarshal(a.body, &v) == nil {
+			if s, ok := lookupPath(v, path); ok {
+				vars[name] = s
 			}
 		}
 	}
-	return out
 }
 
 var varRef = regexp.MustCompile(`\$\{([a-zA-Z0-9_.-]+)\}`)

@@ -167,14 +167,7 @@ func runGenerated(t *testing.T, ft *fidTarget, seq genSeq) []answer {
 			t.Logf("%s: seed %d step %d: %v", ft.name, seq.seed, i, a.err)
 		}
 		out[i] = a
-		for name, path := range st.saves {
-			var v any
-			if json.Unmarshal(a.body, &v) == nil {
-				if s, ok := lookupPath(v, path); ok {
-					vars[name] = s
-				}
-			}
-		}
+		st.saveFrom(a, vars)
 	}
 	return out
 }
