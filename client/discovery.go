@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // acceptAggregated asks for aggregated discovery (apidiscovery.k8s.io/v2)
@@ -204,7 +205,7 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 			}
 			st.resources = append(st.resources, res...)
 		default:
-			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, cutName(probe.Kind), codec.ErrMalformed)
+			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, errtext.Cut(probe.Kind), codec.ErrMalformed)
 		}
 	}
 	return st, nil

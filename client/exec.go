@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // ExecAPIVersion is the client.authentication.k8s.io version of the
@@ -423,7 +425,7 @@ func (x *execCredentials) run(previous []string) (*execCredStatus, error) {
 	}
 	if out.Kind != "ExecCredential" || out.APIVersion != x.cfg.APIVersion {
 		return nil, fmt.Errorf("client: exec plugin %s printed apiVersion %q kind %q, want %q ExecCredential",
-			name, cutName(out.APIVersion), cutName(out.Kind), x.cfg.APIVersion)
+			name, errtext.Cut(out.APIVersion), errtext.Cut(out.Kind), x.cfg.APIVersion)
 	}
 	if out.Status == nil {
 		return nil, fmt.Errorf("client: exec plugin %s printed an ExecCredential without status", name)

@@ -2,9 +2,9 @@ package client
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // checkKind verifies that an answer decoded for r holds what was asked
@@ -29,27 +29,9 @@ func (r *Resource[T]) checkKind(apiVersion, kind string, list bool) error {
 		if apiVersion != "" {
 			got = apiVersion + " " + kind
 		}
-		return fmt.Errorf("the answer is a %s, want %s %s: %w", cutName(got), wantVersion, want, codec.ErrMalformed)
+		return fmt.Errorf("the answer is a %s, want %s %s: %w", errtext.Cut(got), wantVersion, want, codec.ErrMalformed)
 	}
 	return nil
-}
-
-// maxNameInError bounds a name the server picked (a kind, an apiVersion,
-// an event type) when an error shows it: real ones are short, and a
-// hostile one must not make a megabyte error each retry logs again.
-const maxNameInError = 64
-
-// cutName returns s cut to maxNameInError bytes at a rune boundary, with
-// "..." when cut.
-func cutName(s string) string {
-	if len(s) <= maxNameInError {
-		return s
-	}
-	n := maxNameInError
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "..."
 }
 
 // checkKindBeforeItems checks a streamed list's kind when its key came

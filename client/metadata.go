@@ -7,6 +7,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // Metadata returns the Resource of any group/version/resource read as
@@ -68,7 +69,7 @@ func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*meta
 	if probe.Kind == "Table" {
 		if probe.APIVersion != "" && probe.APIVersion != tableAPIVersion {
 			return nil, requestError(req, nil, fmt.Errorf("the answer is a %s Table, want %s (the version asked for): %w",
-				cutName(probe.APIVersion), tableAPIVersion, codec.ErrMalformed))
+				errtext.Cut(probe.APIVersion), tableAPIVersion, codec.ErrMalformed))
 		}
 		t := new(metav1.Table)
 		if err := codec.Decode(resp.contentType, resp.body, t); err != nil {
@@ -81,7 +82,7 @@ func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*meta
 		if list {
 			want = "a list"
 		}
-		return nil, requestError(req, nil, fmt.Errorf("the answer is a %q, want %s or a Table: %w", cutName(probe.Kind), want, codec.ErrMalformed))
+		return nil, requestError(req, nil, fmt.Errorf("the answer is a %q, want %s or a Table: %w", errtext.Cut(probe.Kind), want, codec.ErrMalformed))
 	}
 	if err := r.checkKind(probe.APIVersion, probe.Kind, list); err != nil {
 		return nil, requestError(req, nil, err)

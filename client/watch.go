@@ -12,6 +12,7 @@ import (
 
 	"github.com/kubewire/kubewire/api/wire"
 	"github.com/kubewire/kubewire/codec"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // EventType is the type of a watch event.
@@ -197,7 +198,7 @@ func (w *Watcher[T]) next() (Event[T], error) {
 	case Bookmark:
 		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"
 	default:
-		return Event[T]{}, errorf("watch: unknown event type %q: %w", cutName(typ), codec.ErrMalformed)
+		return Event[T]{}, errorf("watch: unknown event type %q: %w", errtext.Cut(typ), codec.ErrMalformed)
 	}
 	return ev, nil
 }

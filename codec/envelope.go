@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -119,7 +120,7 @@ func DecodeEnvelopeInto(d *wire.Decoder, body []byte, u *runtime.Unknown) error 
 	if enc := u.ContentEncoding; enc != "" {
 		*u = runtime.Unknown{}
 		return malformed("protobuf envelope", -1, errors.ErrUnsupported,
-			"unsupported contentEncoding %q (kube-apiserver sends none)", truncate(enc))
+			"unsupported contentEncoding %q (kube-apiserver sends none)", errtext.Cut(enc))
 	}
 	return nil
 }
@@ -138,7 +139,7 @@ func DecodeProtobuf(body []byte, v ProtobufUnmarshaler) error {
 	}
 	if u.ContentType != "" && u.ContentType != MediaTypeProtobuf {
 		return malformed("protobuf envelope", -1, errors.ErrUnsupported,
-			"raw %s %s is %q, not protobuf", u.APIVersion, u.Kind, truncate(u.ContentType))
+			"raw %s %s is %q, not protobuf", u.APIVersion, u.Kind, errtext.Cut(u.ContentType))
 	}
 	if u.Raw == nil {
 		// kube-apiserver always writes raw; without it there is no object,
@@ -212,11 +213,4 @@ func badPrefix(body []byte) error {
 	}
 	return malformed("protobuf envelope", 0, nil,
 		"body starts with %x%s%s, not the magic 6b387300 (\"k8s\\x00\")%s", head, more, text, hint)
-}
-
-func truncate(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "..."
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // Decode decodes a response body into v according to its Content-Type:
@@ -80,7 +81,7 @@ func decodeAs(table *wire.Decoder, mt MediaType, body []byte, v any) error {
 		return DecodeCBORWith(table, body, v)
 	}
 	return malformed("body", -1, errors.ErrUnsupported,
-		"unsupported content type %q, want JSON, CBOR, YAML or protobuf", truncate(mt.String()))
+		"unsupported content type %q, want JSON, CBOR, YAML or protobuf", errtext.Cut(mt.String()))
 }
 
 // DecodeJSON decodes a JSON body into v: through v's generated DecodeJSON

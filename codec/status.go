@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 )
 
 // Sentinels matched (errors.Is) by a *StatusError according to the
@@ -200,7 +201,7 @@ func DecodeStatus(contentType string, body []byte) (*metav1.Status, error) {
 
 func mediaEssence(contentType string) string {
 	if mt, err := ParseMediaType(contentType); err == nil {
-		return truncate(mt.Essence())
+		return errtext.Cut(mt.Essence())
 	}
 	return "non-Status"
 }

@@ -10,6 +10,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/runtime"
 	"github.com/kubewire/kubewire/api/wire"
+	"github.com/kubewire/kubewire/internal/runtime/errtext"
 	"google.golang.org/protobuf/encoding/protowire"
 )
 
@@ -68,7 +69,7 @@ func NewWatchDecoder(contentType string, body io.Reader, opts WatchOptions) (*Wa
 	case mt.IsCBORSequence(), mt.IsCBOR():
 		w.cbor = NewCBORStream(body, opts.StreamOptions)
 	default:
-		return nil, malformed("watch", -1, errors.ErrUnsupported, "unsupported watch content type %q", truncate(contentType))
+		return nil, malformed("watch", -1, errors.ErrUnsupported, "unsupported watch content type %q", errtext.Cut(contentType))
 	}
 	return w, nil
 }
@@ -99,16 +100,16 @@ func (w *WatchDecoder) Next() (string, error) {
 			return "", err
 		}
 		if err := DecodeEnvelopeInto(w.dec, object, &w.env); err != nil {
-			return "", fmt.Errorf("codec: %s event object: %w", truncate(typ), err)
+			return "", fmt.Errorf("codec: %s event object: %w", errtext.Cut(typ), err)
 		}
 		if w.env.Raw == nil {
 			// kube-apiserver always sends the object; without it there
 			// is nothing to decode, not even an empty object.
-			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", truncate(typ))
+			return "", malformed("watch event", -1, nil, "%q event whose envelope holds no object", errtext.Cut(typ))
 		}
 		if ct := w.env.ContentType; ct != "" && ct != MediaTypeProtobuf { // as DecodeProtobuf refuses it
 			return "", malformed("watch event", -1, errors.ErrUnsupported,
-				"%q event whose object %s %s is %q, not protobuf", truncate(typ), truncate(w.env.APIVersion), truncate(w.env.Kind), truncate(ct))
+				"%q event whose object %s %s is %q, not protobuf", errtext.Cut(typ), errtext.Cut(w.env.APIVersion), errtext.Cut(w.env.Kind), errtext.Cut(ct))
 		}
 		w.eventType, w.raw, w.protobuf = typ, w.env.Raw, true
 	}
@@ -246,11 +247,11 @@ func (w *WatchDecoder) Decode(v any) error {
 		UnmarshalProto(*wire.Decoder, []byte) error
 	}:
 		if err := m.UnmarshalProto(w.dec, w.raw); err != nil {
-			return fmt.Errorf("codec: decode %s %s: %w", truncate(w.env.APIVersion), truncate(w.env.Kind), err)
+			return fmt.Errorf("codec: decode %s %s: %w", errtext.Cut(w.env.APIVersion), errtext.Cut(w.env.Kind), err)
 		}
 	case ProtobufUnmarshaler:
 		if err := m.Unmarshal(w.raw); err != nil {
-			return fmt.Errorf("codec: decode %s %s: %w", truncate(w.env.APIVersion), truncate(w.env.Kind), err)
+			return fmt.Errorf("codec: decode %s %s: %w", errtext.Cut(w.env.APIVersion), errtext.Cut(w.env.Kind), err)
 		}
 	default:
 		return fmt.Errorf("codec: cannot decode protobuf into %s: it has no Unmarshal method", typeName(v))
