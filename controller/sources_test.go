@@ -281,6 +281,26 @@ func TestSyncTimeout(t *testing.T) {
 	})
 }
 
+// A controller whose informer nobody runs (a program without a manager
+// that forgot go factory.Run(ctx)) says so when SyncTimeout passes,
+// instead of only that the cache has no full state.
+func TestSyncTimeoutInformerNotRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		ctl := newController(t, "idle", cms, newRecorder(), controller.Options{SyncTimeout: 300 * time.Millisecond})
+		err := ctl.Run(t.Context())
+		if !errors.Is(err, controller.ErrNotSynced) || !strings.Contains(err.Error(), "informer is not running") {
+			t.Errorf("Run = %v, want ErrNotSynced saying the informer is not running", err)
+		}
+		if err := ctl.Ready(); err == nil || !strings.Contains(err.Error(), "informer is not running") {
+			t.Errorf("Ready = %v, want it to say the informer is not running", err)
+		}
+		t.Logf("Run: %v", err)
+	})
+}
+
 // Ready reports each source's sync.
 func TestReady(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {

@@ -20,6 +20,11 @@ var ErrNotSynced = informer.ErrNotSynced
 // errNotSyncedYet is what Ready says of a cache still filling.
 var errNotSyncedYet = errors.New("not synced yet")
 
+// errNotRunning is what Ready and Run say of a cache whose informer
+// nobody runs: a program without a manager runs its informers (or their
+// Factory) itself.
+var errNotRunning = errors.New("its informer is not running (run it, or its Factory, beside the controller: go factory.Run(ctx); a manager runs only its own Factory's informers)")
+
 // errSyncTimeout is the cause of the sync wait's deadline.
 var errSyncTimeout = errors.New("sync timeout")
 
@@ -63,6 +68,8 @@ func (c *Controller[T]) waitForSync(ctx context.Context, sources []source, regs 
 			waiting = append(waiting, fmt.Errorf("%s: %w", s, err))
 		case s.synced():
 			waiting = append(waiting, fmt.Errorf("%s: the controller's handler is still queueing the initial state", s))
+		case !s.running():
+			waiting = append(waiting, fmt.Errorf("%s: %w", s, errNotRunning))
 		default:
 			waiting = append(waiting, fmt.Errorf("%s: no full state yet", s))
 		}
