@@ -26,8 +26,10 @@
 // Reconcile returns a Result and an error. An error (or a panic, which
 // is recovered and logged with its stack) queues the Request again after
 // a per-Request exponential backoff, bounded overall by the queue's
-// token bucket (Options.Queue); Result.RequeueAfter queues it again after
-// a delay; success forgets its backoff.
+// token bucket (Options.Queue), unless the error is a TerminalError
+// (a spec retrying cannot fix: logged, counted, and left until a
+// change); Result.RequeueAfter queues it again after a delay (ignored
+// with an error: the backoff decides); success forgets its backoff.
 //
 // # Starting and stopping
 //

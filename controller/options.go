@@ -146,7 +146,8 @@ const (
 	Success Outcome = iota
 	// Requeue: no error, queued again after Result.RequeueAfter.
 	Requeue
-	// Error: Reconcile returned an error; queued again after a backoff.
+	// Error: Reconcile returned an error; queued again after a backoff
+	// (unless the error is a TerminalError).
 	Error
 	// Panic: Reconcile panicked; recovered, logged with the stack and
 	// queued again after a backoff.

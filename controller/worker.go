@@ -73,8 +73,15 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 		if ctx.Err() != nil {
 			return // stopping: whoever runs next reconciles everything again
 		}
+		if res.RequeueAfter > 0 {
+			log = log.With("ignoredRequeueAfter", res.RequeueAfter) // the backoff decides
+		}
 		switch {
 		case panicked: // logged with its stack by call
+		case errors.Is(err, ErrTerminal):
+			log.Error("controller: reconcile failed; not retried until a change", "error", err)
+			q.Forget(req)
+			return
 		case errors.Is(err, client.ErrConflict):
 			// A write from a cache a step behind the server: the retry
 			// reads the newer object. Routine, so not an error line.
