@@ -111,7 +111,7 @@ func (m *Manager) logStart(checks int) {
 	mode := "no election: runs the runnables once the informers synced"
 	switch {
 	case m.member != nil:
-		mode = "sharded"
+		mode = fmt.Sprintf("sharded: member %s of ring %s by %s", m.member.Status().Identity, m.member.Ring(), m.member.Key())
 	case m.elector != nil:
 		mode = "leader election: " + m.elector.String()
 	}
