@@ -110,6 +110,18 @@
 // informer.Factory. For untyped primaries, Options.Kind names the kind
 // so that Owns recognises owner references to it.
 //
+// # Coming from controller-runtime
+//
+// The Reconcile has controller-runtime's shape (Reconcile(ctx, Request)
+// (Result, error); Result.RequeueAfter; TerminalError), and New, Owns,
+// Watches and Filter are its builder's For, Owns, Watches and
+// WithEventFilter. What differs: there is no Result.Requeue (return an
+// error), the controller is given its informers rather than a manager's
+// cache (read the cache through their Listers: client.Resource.Get asks
+// the server), and NewFor is not called for a deleted object.
+// docs/CONTROLLER-RUNTIME.md maps the rest, and examples/ctrlruntime is a
+// Reconcile written the controller-runtime way.
+//
 // # Concurrency
 //
 // Reconcile runs on Options.Workers goroutines; predicates and map
