@@ -146,15 +146,17 @@ const (
 	Success Outcome = iota
 	// Requeue: no error, queued again after Result.RequeueAfter.
 	Requeue
-	// Error: Reconcile returned an error; queued again after a backoff
-	// (unless the error is a TerminalError).
+	// Error: Reconcile returned an error; queued again after a backoff.
 	Error
 	// Panic: Reconcile panicked; recovered, logged with the stack and
 	// queued again after a backoff.
 	Panic
+	// Terminal: Reconcile returned a TerminalError; not queued again
+	// until a change.
+	Terminal
 )
 
-var outcomeNames = [...]string{"success", "requeue", "error", "panic"}
+var outcomeNames = [...]string{"success", "requeue", "error", "panic", "terminal"}
 
 func (o Outcome) String() string {
 	if o >= 0 && int(o) < len(outcomeNames) {

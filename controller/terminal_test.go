@@ -60,7 +60,7 @@ func TestTerminalError(t *testing.T) {
 		if calls["invalid"] != 1 || calls["both"] != 2 {
 			t.Errorf("calls = %v, want invalid 1 (terminal: not retried), both 2 (retried after its backoff, not the hour)", calls)
 		}
-		if got, want := m.snapshot(), map[controller.Outcome]int{controller.Error: 2, controller.Success: 1}; !equalCounts(got, want) {
+		if got, want := m.snapshot(), map[controller.Outcome]int{controller.Terminal: 1, controller.Error: 1, controller.Success: 1}; !equalCounts(got, want) {
 			t.Errorf("metrics = %v, want %v", got, want)
 		}
 		out := logs.String()

@@ -56,6 +56,8 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 	switch {
 	case panicked:
 		outcome = Panic
+	case errors.Is(err, ErrTerminal):
+		outcome = Terminal
 	case err != nil:
 		outcome = Error
 	case res.RequeueAfter > 0:
