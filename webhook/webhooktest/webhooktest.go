@@ -51,8 +51,9 @@ const fieldManager = "kubewire-webhooktest"
 // installs what in holds on the server c talks to, each webhook and
 // conversion webhook calling that port with the authority's caBundle,
 // and returns the options of a webhook.Server serving there. Writes the
-// configurations match fail (or are let through, by their failure
-// policy) until the server runs. Failures end the test.
+// configurations match wait in the listener's backlog until the server
+// runs, and fail by the webhooks' timeouts if it never does. The
+// listener is closed when the test ends. Failures end the test.
 func ServerOptions(t testing.TB, c *client.Client, in Install) webhook.Options {
 	t.Helper()
 	certs, err := webhook.SelfSigned([]string{"127.0.0.1"}, 0)
@@ -71,12 +72,12 @@ func ServerOptions(t testing.TB, c *client.Client, in Install) webhook.Options {
 	if err != nil {
 		t.Fatalf("webhooktest: %v", err)
 	}
+	t.Cleanup(func() { ln.Close() }) // the server closes it too; this is for one never run
 	pointed, _, err := webhook.PointAt(manifests, "https://"+ln.Addr().String(), certs.CAPEM)
 	if err == nil {
 		err = install(t.Context(), c, pointed)
 	}
 	if err != nil {
-		ln.Close()
 		t.Fatalf("webhooktest: %v", err)
 	}
 	return webhook.Options{CertDir: dir, Listener: ln}
@@ -93,7 +94,6 @@ func Serve(t testing.TB, c *client.Client, in Install, hooks ...*webhook.Hook) *
 		err = srv.Register(hooks...)
 	}
 	if err != nil {
-		opts.Listener.Close()
 		t.Fatalf("webhooktest: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.WithoutCancel(t.Context()))
