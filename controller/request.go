@@ -91,12 +91,16 @@ func (f ReconcilerFunc) Reconcile(ctx context.Context, req Request) (Result, err
 // owner references, which the garbage collector follows, or with a
 // finalizer (ctrlutil.Finalize), which runs while the object still
 // exists. fn gets the cache's object and must not modify it: DeepCopy
-// it, or use package ctrlutil's helpers, which copy.
+// it, or use package ctrlutil's helpers, which copy
+// (Options.DetectCacheMutations catches one that does, in tests).
 func ForObject[T client.Object](inf *informer.Informer[T], fn func(ctx context.Context, obj T) (Result, error)) Reconciler {
 	return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
 		obj, ok := inf.Store().Get(req.Namespace, req.Name)
 		if !ok {
 			return Result{}, nil
+		}
+		if detecting(ctx) {
+			return callDetecting(ctx, req, obj, fn)
 		}
 		return fn(ctx, obj)
 	})

@@ -41,6 +41,9 @@ func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], r
 // process reconciles req once and queues it again as the result says.
 func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
 	rctx, log := c.reconcileLogger(ctx, req)
+	if c.opts.DetectCacheMutations {
+		rctx = context.WithValue(rctx, detectKey{}, true)
+	}
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}

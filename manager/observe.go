@@ -76,6 +76,8 @@ func (m *Manager) adopt(r Runnable) {
 		Logger:       m.opts.Logger,
 		Metrics:      m.metrics.Controllers(),
 		QueueMetrics: m.metrics.Queue(ctl.Name()),
+
+		DetectCacheMutations: m.opts.DetectCacheMutations,
 	})
 	if err := m.metrics.AddController(ctl); err != nil && m.addErr == nil {
 		m.addErr = fmt.Errorf("manager: %w", err)

@@ -1,11 +1,17 @@
 package manager_test
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"strings"
 	"sync/atomic"
 	"testing"
 
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/manager"
 )
 
@@ -53,5 +59,46 @@ func TestProgramChecks(t *testing.T) {
 	}
 	if err := m.Ready(); err == nil || !strings.Contains(err.Error(), "database") {
 		t.Errorf("Ready = %v, want the database check's failure", err)
+	}
+}
+
+// Options.DetectCacheMutations reaches the controllers added: a test
+// giving it to the program's run function finds a Reconcile that
+// changes the cache's object.
+func TestDetectCacheMutationsReachesControllers(t *testing.T) {
+	srv, cfg := newNetServer(t)
+	if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "a"}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "mutations", DetectCacheMutations: true,
+		Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	errs := make(chan error, 100)
+	cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+	reconcile := controller.ForObject(cms, func(ctx context.Context, cm *corev1.ConfigMap) (controller.Result, error) {
+		cm.Data = map[string]string{"seen": "yes"} // the cache's object
+		return controller.Result{}, nil
+	})
+	ctl, err := controller.New("mutates", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		res, err := reconcile.Reconcile(ctx, req)
+		errs <- err
+		return res, err
+	}), controller.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Add(ctl)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	err = <-errs
+	cancel()
+	if runErr := <-done; runErr != nil {
+		t.Errorf("Run = %v", runErr)
+	}
+	if !errors.Is(err, controller.ErrCacheMutated) {
+		t.Errorf("Reconcile = %v, want ErrCacheMutated", err)
 	}
 }
