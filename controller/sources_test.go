@@ -243,7 +243,7 @@ func TestSyncFailureIsReported(t *testing.T) {
 		if !errors.Is(err, controller.ErrNotSynced) || !errors.Is(err, client.ErrNotFound) {
 			t.Fatalf("Run = %v, want ErrNotSynced and ErrNotFound", err)
 		}
-		for _, want := range []string{"controller gadgets", "gadgets (example.com/v1)"} {
+		for _, want := range []string{"controller gadgets", "gadgets (example.com/v1)", "CustomResourceDefinition must be installed first"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}

@@ -269,6 +269,11 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 	}
 	if err != nil {
 		err = withOtherFailures(err, m.factory.Err())
+		if errors.Is(err, client.ErrNotFound) {
+			// A list answered 404: the resource is not served, most
+			// often a custom resource whose definition is missing.
+			err = fmt.Errorf("%w (a resource not served: a custom resource's CustomResourceDefinition must be installed first, with crd.Install or kubectl apply -f config/crd)", err)
+		}
 		err = fmt.Errorf("manager %s: informers not synced: %w", m.opts.Name, err)
 		m.syncErr.Store(&err)
 		return err
