@@ -270,6 +270,8 @@ func (c *Controller[T]) Ready() error {
 	for _, s := range sources {
 		if err := s.failure(); err != nil {
 			errs = append(errs, fmt.Errorf("%s: %w", s, err))
+		} else if !s.synced() && !s.running() {
+			errs = append(errs, fmt.Errorf("%s: not synced: %w", s, errNotRunning))
 		} else if !s.synced() {
 			errs = append(errs, fmt.Errorf("%s: %w", s, errNotSyncedYet))
 		}

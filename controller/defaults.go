@@ -16,6 +16,9 @@ type Defaults struct {
 	Metrics Metrics
 	// QueueMetrics replaces a nil Options.Queue.Metrics.
 	QueueMetrics workqueue.Metrics
+	// DetectCacheMutations, when true, turns Options.DetectCacheMutations
+	// on.
+	DetectCacheMutations bool
 }
 
 // unset remembers which options New was given without.
@@ -42,6 +45,9 @@ func (c *Controller[T]) SetDefaults(d Defaults) {
 	}
 	if d.QueueMetrics != nil && c.unset.queueMetrics {
 		c.opts.Queue.Metrics = d.QueueMetrics
+	}
+	if d.DetectCacheMutations {
+		c.opts.DetectCacheMutations = true
 	}
 }
 

@@ -26,8 +26,10 @@
 // Reconcile returns a Result and an error. An error (or a panic, which
 // is recovered and logged with its stack) queues the Request again after
 // a per-Request exponential backoff, bounded overall by the queue's
-// token bucket (Options.Queue); Result.RequeueAfter queues it again after
-// a delay; success forgets its backoff.
+// token bucket (Options.Queue), unless the error is a TerminalError
+// (a spec retrying cannot fix: logged, counted, and left until a
+// change); Result.RequeueAfter queues it again after a delay (ignored
+// with an error: the backoff decides); success forgets its backoff.
 //
 // # Starting and stopping
 //
@@ -107,6 +109,18 @@
 // come from informer.New or, shared between controllers, from an
 // informer.Factory. For untyped primaries, Options.Kind names the kind
 // so that Owns recognises owner references to it.
+//
+// # Coming from controller-runtime
+//
+// The Reconcile has controller-runtime's shape (Reconcile(ctx, Request)
+// (Result, error); Result.RequeueAfter; TerminalError), and New, Owns,
+// Watches and Filter are its builder's For, Owns, Watches and
+// WithEventFilter. What differs: there is no Result.Requeue (return an
+// error), the controller is given its informers rather than a manager's
+// cache (read the cache through their Listers: client.Resource.Get asks
+// the server), and NewFor is not called for a deleted object.
+// docs/CONTROLLER-RUNTIME.md maps the rest, and examples/ctrlruntime is a
+// Reconcile written the controller-runtime way.
 //
 // # Concurrency
 //

@@ -49,6 +49,16 @@ type Options struct {
 	// warning and goes on.
 	ReadYourWritesTimeout time.Duration
 
+	// DetectCacheMutations, for tests, makes a Reconcile of NewFor (or
+	// ForObject) that changed the cache's object it was given fail with
+	// ErrCacheMutated, naming the fields it changed. Such a change is
+	// seen by every reader of the cache, and kept when the write after it
+	// fails: a controller-runtime habit (its Get returns a copy) that
+	// otherwise shows as rare, wrong reconciles. It encodes the object
+	// twice per Reconcile. package manager's Options.DetectCacheMutations
+	// sets it for every controller.
+	DetectCacheMutations bool
+
 	// ResyncPeriod, when positive, queues every primary object again at
 	// this period, at low priority.
 	ResyncPeriod time.Duration
@@ -151,9 +161,12 @@ const (
 	// Panic: Reconcile panicked; recovered, logged with the stack and
 	// queued again after a backoff.
 	Panic
+	// Terminal: Reconcile returned a TerminalError; not queued again
+	// until a change.
+	Terminal
 )
 
-var outcomeNames = [...]string{"success", "requeue", "error", "panic"}
+var outcomeNames = [...]string{"success", "requeue", "error", "panic", "terminal"}
 
 func (o Outcome) String() string {
 	if o >= 0 && int(o) < len(outcomeNames) {

@@ -2,6 +2,8 @@ package controller
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"time"
 
 	"github.com/kubewire/kubewire/client"
@@ -31,11 +33,32 @@ func (r Request) String() string {
 // Result says what to do with a Request that was reconciled without
 // error. The zero value means done: the Request is queued again only
 // when one of the controller's sources tells of a change.
+//
+// There is no Requeue field (controller-runtime deprecated its own): to
+// try again with a growing delay, return an error; to try again at a
+// time, set RequeueAfter. With an error, RequeueAfter is ignored (and
+// the log line says so): the backoff decides. An error wrapped by
+// TerminalError is not retried at all.
 type Result struct {
 	// RequeueAfter, when positive, queues the Request again after this
 	// long (sooner if a change arrives meanwhile), for state the
 	// controller must check on a clock, such as an expiry.
 	RequeueAfter time.Duration
+}
+
+// ErrTerminal is matched by the errors TerminalError returns.
+var ErrTerminal = errors.New("terminal error, not retried")
+
+// TerminalError marks err as one retrying cannot fix (an invalid spec,
+// say): a Reconcile returning it is logged and counted as an error, but
+// its Request is not queued again until a source tells of a change.
+// The result matches both ErrTerminal and err. TerminalError(nil) is
+// nil. It is controller-runtime's reconcile.TerminalError.
+func TerminalError(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("%w (%w)", err, ErrTerminal)
 }
 
 // Reconciler makes the world match what the primary object named by req
@@ -68,12 +91,16 @@ func (f ReconcilerFunc) Reconcile(ctx context.Context, req Request) (Result, err
 // owner references, which the garbage collector follows, or with a
 // finalizer (ctrlutil.Finalize), which runs while the object still
 // exists. fn gets the cache's object and must not modify it: DeepCopy
-// it, or use package ctrlutil's helpers, which copy.
+// it, or use package ctrlutil's helpers, which copy
+// (Options.DetectCacheMutations catches one that does, in tests).
 func ForObject[T client.Object](inf *informer.Informer[T], fn func(ctx context.Context, obj T) (Result, error)) Reconciler {
 	return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
 		obj, ok := inf.Store().Get(req.Namespace, req.Name)
 		if !ok {
 			return Result{}, nil
+		}
+		if detecting(ctx) {
+			return callDetecting(ctx, req, obj, fn)
 		}
 		return fn(ctx, obj)
 	})

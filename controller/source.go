@@ -12,6 +12,7 @@ import (
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/reflector"
 	"github.com/kubewire/kubewire/workqueue"
 )
 
@@ -24,6 +25,8 @@ type source interface {
 	synced() bool
 	// failure is the informer's persistent failure, if it reports one.
 	failure() error
+	// running reports whether the informer's Run is running.
+	running() bool
 	fmt.Stringer
 }
 
@@ -130,6 +133,8 @@ func (h *handler[O]) waitForSync(ctx context.Context) error {
 }
 
 func (w *watch[O]) synced() bool { return w.inf.HasSynced() }
+
+func (w *watch[O]) running() bool { return w.inf.Reflector().State() != reflector.Stopped }
 
 // failure returns the informer's persistent failure, if any.
 func (w *watch[O]) failure() error { return w.inf.Err() }

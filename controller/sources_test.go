@@ -243,7 +243,7 @@ func TestSyncFailureIsReported(t *testing.T) {
 		if !errors.Is(err, controller.ErrNotSynced) || !errors.Is(err, client.ErrNotFound) {
 			t.Fatalf("Run = %v, want ErrNotSynced and ErrNotFound", err)
 		}
-		for _, want := range []string{"controller gadgets", "gadgets (example.com/v1)"} {
+		for _, want := range []string{"controller gadgets", "gadgets (example.com/v1)", "CustomResourceDefinition must be installed first"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("error %q does not say %q", err, want)
 			}
@@ -278,6 +278,26 @@ func TestSyncTimeout(t *testing.T) {
 		if err := newController(t, "stopped", cms, newRecorder(), controller.Options{}).Run(ctx); err != nil {
 			t.Errorf("Run stopped while syncing = %v, want nil", err)
 		}
+	})
+}
+
+// A controller whose informer nobody runs (a program without a manager
+// that forgot go factory.Run(ctx)) says so when SyncTimeout passes,
+// instead of only that the cache has no full state.
+func TestSyncTimeoutInformerNotRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		e := newEnv(t)
+		f := newFactory(t, e.ctl, informer.FactoryOptions{})
+		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
+		ctl := newController(t, "idle", cms, newRecorder(), controller.Options{SyncTimeout: 300 * time.Millisecond})
+		err := ctl.Run(t.Context())
+		if !errors.Is(err, controller.ErrNotSynced) || !strings.Contains(err.Error(), "informer is not running") {
+			t.Errorf("Run = %v, want ErrNotSynced saying the informer is not running", err)
+		}
+		if err := ctl.Ready(); err == nil || !strings.Contains(err.Error(), "informer is not running") {
+			t.Errorf("Ready = %v, want it to say the informer is not running", err)
+		}
+		t.Logf("Run: %v", err)
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/informer"
 )
 
@@ -19,6 +20,15 @@ var ErrNotSynced = informer.ErrNotSynced
 
 // errNotSyncedYet is what Ready says of a cache still filling.
 var errNotSyncedYet = errors.New("not synced yet")
+
+// errNotRunning is what Ready and Run say of a cache whose informer
+// nobody runs: a program without a manager runs its informers (or their
+// Factory) itself.
+var errNotRunning = errors.New("its informer is not running (run it, or its Factory, beside the controller: go factory.Run(ctx); a manager runs only its own Factory's informers)")
+
+// notServedHint follows a list answered 404, most often a custom
+// resource whose definition is not installed.
+const notServedHint = "a resource not served: a custom resource's CustomResourceDefinition must be installed first, with crd.Install or kubectl apply -f config/crd"
 
 // errSyncTimeout is the cause of the sync wait's deadline.
 var errSyncTimeout = errors.New("sync timeout")
@@ -39,6 +49,9 @@ func (c *Controller[T]) waitForSync(ctx context.Context, sources []source, regs 
 			case err == nil:
 				done[i] = true
 			case gctx.Err() == nil:
+				if errors.Is(err, client.ErrNotFound) {
+					err = fmt.Errorf("%w (%s)", err, notServedHint)
+				}
 				return fmt.Errorf("controller %s: %w: %s: %w", c.name, ErrNotSynced, sources[i], err)
 			}
 			return nil
@@ -63,6 +76,8 @@ func (c *Controller[T]) waitForSync(ctx context.Context, sources []source, regs 
 			waiting = append(waiting, fmt.Errorf("%s: %w", s, err))
 		case s.synced():
 			waiting = append(waiting, fmt.Errorf("%s: the controller's handler is still queueing the initial state", s))
+		case !s.running():
+			waiting = append(waiting, fmt.Errorf("%s: %w", s, errNotRunning))
 		default:
 			waiting = append(waiting, fmt.Errorf("%s: no full state yet", s))
 		}

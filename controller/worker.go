@@ -41,6 +41,9 @@ func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], r
 // process reconciles req once and queues it again as the result says.
 func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
 	rctx, log := c.reconcileLogger(ctx, req)
+	if c.opts.DetectCacheMutations {
+		rctx = context.WithValue(rctx, detectKey{}, true)
+	}
 	var ws *writes
 	if c.opts.ReadYourWrites {
 		ws = &writes{}
@@ -56,6 +59,8 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 	switch {
 	case panicked:
 		outcome = Panic
+	case errors.Is(err, ErrTerminal):
+		outcome = Terminal
 	case err != nil:
 		outcome = Error
 	case res.RequeueAfter > 0:
@@ -73,8 +78,15 @@ func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request]
 		if ctx.Err() != nil {
 			return // stopping: whoever runs next reconciles everything again
 		}
+		if res.RequeueAfter > 0 {
+			log = log.With("ignoredRequeueAfter", res.RequeueAfter) // the backoff decides
+		}
 		switch {
 		case panicked: // logged with its stack by call
+		case errors.Is(err, ErrTerminal):
+			log.Error("controller: reconcile failed; not retried until a change", "error", err)
+			q.Forget(req)
+			return
 		case errors.Is(err, client.ErrConflict):
 			// A write from a cache a step behind the server: the retry
 			// reads the newer object. Routine, so not an error line.

@@ -36,6 +36,21 @@
 // refuses a second controller with ErrAlreadyOwned. Finalizer helpers
 // change an object's own copy of the list, never a cached slice.
 //
+// # Conditions
+//
+// SetStatusCondition, RemoveStatusCondition, FindStatusCondition and
+// IsStatusConditionTrue/False are k8s.io/apimachinery's meta helpers for
+// a status's []metav1.Condition. SetStatusCondition moves the last
+// transition time only when the status changes, so a Reconcile may set
+// its conditions every time inside Patch: when nothing changed, nothing
+// is sent.
+//
+//	w, _, err = ctrlutil.Patch(ctx, widgets, w, func(w *v1.Widget) error {
+//		ctrlutil.SetStatusCondition(&w.Status.Conditions, metav1.Condition{Type: "Ready",
+//			Status: metav1.ConditionTrue, Reason: "ConfigMapWritten", ObservedGeneration: w.Generation})
+//		return nil
+//	})
+//
 // # Concurrency
 //
 // The functions keep no state and are safe for concurrent use; they

@@ -49,3 +49,16 @@ func Example() {
 	// unchanged
 	// ctrlutil: ConfigMap default/owned is controlled by ConfigMap owner, not Secret other: object already has another controller
 }
+
+func ExampleSetStatusCondition() {
+	var conds []metav1.Condition
+	ready := metav1.Condition{Type: "Ready", Status: metav1.ConditionFalse, Reason: "Creating", Message: "waiting for the ConfigMap"}
+	fmt.Println(ctrlutil.SetStatusCondition(&conds, ready)) // added
+	fmt.Println(ctrlutil.SetStatusCondition(&conds, ready)) // as it was: no change, so Patch sends nothing
+	ready.Status, ready.Reason, ready.Message = metav1.ConditionTrue, "ConfigMapWritten", ""
+	fmt.Println(ctrlutil.SetStatusCondition(&conds, ready), ctrlutil.IsStatusConditionTrue(conds, "Ready"))
+	// Output:
+	// true
+	// false
+	// true true
+}

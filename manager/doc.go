@@ -79,8 +79,11 @@
 // /healthz says the process serves; /readyz says whether the informers
 // synced without persistent failures, whether each controller's sources
 // are synced and healthy, whether the last consistency checks passed,
-// and which replica leads (a standby is ready). Handler serves both for
-// the program's own server; Options.HealthAddr makes Run serve them.
+// and which replica leads (a standby is ready). AddHealthzCheck and
+// AddReadyzCheck add the program's own checks to them (what
+// controller-runtime's mgr.AddHealthzCheck and AddReadyzCheck do; the
+// healthz.Ping those are usually given is built in). Handler serves both
+// for the program's own server; Options.HealthAddr makes Run serve them.
 //
 // # Webhooks
 //

@@ -13,21 +13,43 @@ import (
 //
 //   - /metrics serves the manager's metrics (see Metrics and package
 //     metrics), as Options.MetricsAddr does on a listener of its own.
-//   - /healthz answers 200 "ok" while the process serves requests.
+//   - /healthz answers 200 "ok" while the process serves requests, and
+//     with AddHealthzCheck's checks, 500 while one fails.
 //   - /readyz answers 200 when the informers have synced and report no
 //     persistent failure, every Runnable with a Ready method (each
-//     controller: its sources synced and healthy) is ready, and the last
-//     run of every consistency check found the cache consistent; else
-//     503. The body has one line per check, "[+]name ok" or
-//     "[-]name: reason", and one about leadership, which never fails a
-//     standby: a replica waiting for the lead with warm caches is
-//     ready.
+//     controller: its sources synced and healthy) is ready, the last
+//     run of every consistency check found the cache consistent, and
+//     every AddReadyzCheck check passes; else 503. The body has one
+//     line per check, "[+]name ok" or "[-]name: reason", and one about
+//     leadership, which never fails a standby: a replica waiting for
+//     the lead with warm caches is ready.
 func (m *Manager) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.metrics.Handler())
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		_, _ = fmt.Fprintln(w, "ok")
+		checks, _ := m.probes()
+		if len(checks) == 0 {
+			_, _ = fmt.Fprintln(w, "ok")
+			return
+		}
+		var lines []string
+		live := true
+		for _, p := range checks {
+			if err := p.check(); err != nil {
+				live = false
+				lines = append(lines, fmt.Sprintf("[-]%s: %s", p.name, oneLine(err)))
+			} else {
+				lines = append(lines, fmt.Sprintf("[+]%s ok", p.name))
+			}
+		}
+		if !live {
+			w.WriteHeader(http.StatusInternalServerError)
+			lines = append(lines, "healthz check failed")
+		} else {
+			lines = append(lines, "healthz check passed")
+		}
+		_, _ = fmt.Fprintln(w, strings.Join(lines, "\n"))
 	})
 	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, _ *http.Request) {
 		lines, ready := m.readiness()
@@ -104,6 +126,10 @@ func (m *Manager) readiness() ([]string, bool) {
 		add("consistency "+c.name, c.result())
 	}
 	m.webhookReadiness(add)
+	_, probes := m.probes()
+	for _, p := range probes {
+		add(p.name, p.check())
+	}
 	if m.member != nil {
 		st := m.member.Status()
 		err := m.member.Ready()

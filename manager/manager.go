@@ -41,8 +41,9 @@ type Runnable interface {
 // every part is the package's own type, reachable through its accessor.
 //
 // Make it with New, add Runnables and checks, then call Run once. Add,
-// CheckConsistency and the accessors are safe for concurrent use; Add
-// and CheckConsistency must be called before Run.
+// CheckConsistency, AddHealthzCheck, AddReadyzCheck and the accessors
+// are safe for concurrent use; Add and CheckConsistency must be called
+// before Run.
 type Manager struct {
 	opts     Options
 	c        *client.Client
@@ -56,6 +57,8 @@ type Manager struct {
 	mu        sync.Mutex
 	runnables []Runnable
 	checks    []*check
+	healthz   []probe // the program's liveness checks
+	readyz    []probe // the program's readiness checks
 	started   bool
 	addErr    error // a Runnable Add could not take, returned by Run
 
@@ -266,6 +269,11 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 	}
 	if err != nil {
 		err = withOtherFailures(err, m.factory.Err())
+		if errors.Is(err, client.ErrNotFound) {
+			// A list answered 404: the resource is not served, most
+			// often a custom resource whose definition is missing.
+			err = fmt.Errorf("%w (a resource not served: a custom resource's CustomResourceDefinition must be installed first, with crd.Install or kubectl apply -f config/crd)", err)
+		}
 		err = fmt.Errorf("manager %s: informers not synced: %w", m.opts.Name, err)
 		m.syncErr.Store(&err)
 		return err

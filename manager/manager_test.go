@@ -364,6 +364,11 @@ func TestRunFails(t *testing.T) {
 		{"InformersDoNotSync", func(m *manager.Manager) {
 			informer.SharedDynamic(m.Factory(), client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "missing"}, informer.Scope{})
 		}, "informers not synced"},
+		// A custom resource whose definition is not installed is the
+		// usual cause of a 404 list: the error says what to do.
+		{"ResourceNotServed", func(m *manager.Manager) {
+			informer.SharedDynamic(m.Factory(), client.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "missing"}, informer.Scope{})
+		}, "not served: a custom resource's CustomResourceDefinition must be installed first"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -76,6 +76,8 @@ func (m *Manager) adopt(r Runnable) {
 		Logger:       m.opts.Logger,
 		Metrics:      m.metrics.Controllers(),
 		QueueMetrics: m.metrics.Queue(ctl.Name()),
+
+		DetectCacheMutations: m.opts.DetectCacheMutations,
 	})
 	if err := m.metrics.AddController(ctl); err != nil && m.addErr == nil {
 		m.addErr = fmt.Errorf("manager: %w", err)
@@ -111,7 +113,7 @@ func (m *Manager) logStart(checks int) {
 	mode := "no election: runs the runnables once the informers synced"
 	switch {
 	case m.member != nil:
-		mode = "sharded"
+		mode = fmt.Sprintf("sharded: member %s of ring %s by %s", m.member.Status().Identity, m.member.Ring(), m.member.Key())
 	case m.elector != nil:
 		mode = "leader election: " + m.elector.String()
 	}

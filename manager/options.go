@@ -94,6 +94,12 @@ type Options struct {
 	// CheckConsistency. Zero: no such checks.
 	CheckPeriod time.Duration
 
+	// DetectCacheMutations turns controller.Options.DetectCacheMutations
+	// on for every controller added: a Reconcile that changes the cache's
+	// object it was given fails, naming the fields. For tests: set it in
+	// the Options a test gives the program's run function.
+	DetectCacheMutations bool
+
 	// Metrics, when set, is told the results of the consistency checks.
 	// (The Prometheus series are the manager's own: see Manager.Metrics.)
 	Metrics Metrics

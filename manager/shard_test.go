@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"sync"
@@ -190,4 +191,32 @@ func readyzBody(t *testing.T, m *manager.Manager) (string, int) {
 	rw := httptest.NewRecorder()
 	m.Handler().ServeHTTP(rw, httptest.NewRequest("GET", "/readyz", nil))
 	return rw.Body.String(), rw.Code
+}
+
+// The start line of a sharded replica names it and its ring, as a
+// leader-electing one names its identity and Lease: three replicas
+// logging to one place (a test, kubectl logs -l) are told apart.
+func TestStartupLoggedSharded(t *testing.T) {
+	_, cfg := newNetServer(t)
+	var logs lockedBuffer
+	m, err := manager.New(newClient(t, cfg), manager.Options{Name: "startup-test",
+		Sharding: &sharding.Config{Namespace: "default", Identity: "replica-2"},
+		Logger:   slog.New(slog.NewTextHandler(&logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() { done <- m.Run(ctx) }()
+	if err := m.Factory().WaitForSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("Run = %v", err)
+	}
+	want := `mode="sharded: member replica-2 of ring startup-test by object.metadata.uid"`
+	if out := logs.String(); !strings.Contains(out, want) {
+		t.Errorf("the log lacks %q:\n%s", want, out)
+	}
 }

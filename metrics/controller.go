@@ -71,14 +71,18 @@ func (c *controllerMetrics) init(name string) {
 	c.terminal.WithLabelValues(name)
 }
 
-// Reconciled implements controller.Metrics. A panic counts as an error
-// too, as controller-runtime counts it.
+// Reconciled implements controller.Metrics. A panic and a terminal
+// error count as errors too, as controller-runtime counts them.
 func (c *controllerMetrics) Reconciled(name string, outcome controller.Outcome, d time.Duration) {
 	switch outcome {
 	case controller.Success:
 		c.total.WithLabelValues(name, resultSuccess).Inc()
 	case controller.Requeue:
 		c.total.WithLabelValues(name, resultRequeueAfter).Inc()
+	case controller.Terminal:
+		c.terminal.WithLabelValues(name).Inc()
+		c.errors.WithLabelValues(name).Inc()
+		c.total.WithLabelValues(name, resultError).Inc()
 	case controller.Panic:
 		c.panics.WithLabelValues(name).Inc()
 		fallthrough

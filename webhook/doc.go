@@ -63,6 +63,18 @@
 // clusters without cert-manager, and InjectCABundle puts their
 // authority into the manifests kubewire-gen writes.
 //
+// # Testing
+//
+// Package webhook/webhooktest runs a test's hooks behind the fake API
+// server (or any server that can call loopback): one call makes the
+// certificate and the server and installs the program's configurations
+// and definitions pointed at it, so the fake calls the hooks for the
+// writes they match, as kube-apiserver would:
+//
+//	webhooktest.Serve(t, c, webhooktest.Install{Paths: []string{"config/webhook"}, Manifests: v1.CustomResourceDefinitions()}, hooks...)
+//
+// envtest.Webhooks does the same for a real kube-apiserver.
+//
 // # Concurrency
 //
 // Hooks and Servers are safe for concurrent use; Defaulters, Validators

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
+	"maps"
 	"strconv"
 	"strings"
 
@@ -25,22 +26,22 @@ const customVerbs = `[]string{"delete", "deletecollection", "get", "list", "patc
 // typesSource writes zz_generated.kubewire.go of a package: kind info,
 // list types the package lacks, deep copies and, in the package of a
 // storage version, the CustomResourceDefinition manifests.
-func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest) ([]byte, error) {
+// generated holds the types of every package of the run that get a
+// DeepCopyInto, so that a version reusing another's struct (v2's status
+// of v1's type) copies it through the method written beside it.
+func typesSource(o options, l *load.Loader, api *kinds.Package, crds []manifest, generated map[*types.TypeName]bool) ([]byte, error) {
 	p := api.Pkg
 	f := gofile.New(p.Path, p.Name)
 	lists, err := listTypes(api)
 	if err != nil {
 		return nil, err
 	}
-	local := map[*types.TypeName]bool{}
 	copied, err := deepCopied(l, api)
 	if err != nil {
 		return nil, err
 	}
-	for _, tn := range copied {
-		local[tn] = true
-	}
-	for _, tn := range lists {
+	local := maps.Clone(generated)
+	for _, tn := range append(copied, lists...) {
 		local[tn] = true
 	}
 
@@ -310,4 +311,27 @@ func goString(s string) string {
 		return "`" + s + "`"
 	}
 	return strconv.Quote(s)
+}
+
+// deepCopiedByRun returns the types the run's packages get DeepCopyInto
+// methods for (kept types and list types).
+func deepCopiedByRun(l *load.Loader, apis []*kinds.Package, hookOnly map[string]bool) (map[*types.TypeName]bool, error) {
+	out := map[*types.TypeName]bool{}
+	for _, api := range apis {
+		if hookOnly[api.Pkg.Path] {
+			continue
+		}
+		copied, err := deepCopied(l, api)
+		if err != nil {
+			return nil, withTypeErrors(err, api.Pkg)
+		}
+		lists, err := listTypes(api)
+		if err != nil {
+			return nil, withTypeErrors(err, api.Pkg)
+		}
+		for _, tn := range append(copied, lists...) {
+			out[tn] = true
+		}
+	}
+	return out, nil
 }

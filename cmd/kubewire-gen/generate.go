@@ -103,11 +103,15 @@ func generate(o options) (*output, error) {
 	for path, y := range hooks {
 		out.files[path] = y
 	}
+	generated, err := deepCopiedByRun(l, apis, hookOnly)
+	if err != nil {
+		return nil, err
+	}
 	for _, api := range apis {
 		if hookOnly[api.Pkg.Path] {
 			continue // a package of webhooks, not of API types
 		}
-		src, err := typesSource(o, l, api, storage[api.Pkg.Path])
+		src, err := typesSource(o, l, api, storage[api.Pkg.Path], generated)
 		if err != nil {
 			return nil, withTypeErrors(err, api.Pkg)
 		}
