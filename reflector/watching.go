@@ -27,8 +27,8 @@ func (r *Reflector[T]) watchOptions(rv string) client.WatchOptions {
 
 // watching applies watch events from r.rv (on w when a streaming list
 // already opened it): → Watching again, from the last resourceVersion
-// seen, after a short pause when the watch ends cleanly (see
-// afterWatch); otherwise as onFailure says (a relist on 410 or a
+// seen, at once when the watch ends cleanly after moving the
+// resourceVersion on (see afterWatch); otherwise as onFailure says (a relist on 410 or a
 // refusal, Watching again after BackingOff).
 func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (State, error) {
 	start := time.Now()
@@ -44,14 +44,14 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 	r.following()
 	stopSettle := r.settle()
 	defer stopSettle()
-	events := 0
+	events, from := 0, r.rv
 	for {
 		ev, err := w.Next()
 		if err != nil {
 			stopSettle()
 			took := time.Since(start)
 			r.metrics.WatchEnded(took, events, err)
-			return r.afterWatch(ctx, events, took, err), err
+			return r.afterWatch(ctx, r.rv != from, took, err), err
 		}
 		switch {
 		case ev.Type == client.Bookmark:
