@@ -176,8 +176,10 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 	ns, name := obj.GetNamespace(), obj.GetName()
 	k := objKey{ns, name}
 	rv, uid, ok := s.objs.version(ns, name)
-	if ok && rv == obj.GetResourceVersion() && rv != "" {
-		// Unchanged: keep the stored object (a relist then holds one copy).
+	if ok && rv != "" && (rv == obj.GetResourceVersion() || newer(rv, obj.GetResourceVersion())) {
+		// Unchanged: keep the stored object (a relist then holds one
+		// copy). Or older, from a lagging server's list, which the
+		// reflector refuses at its end: the cache never goes back.
 		if streamed {
 			s.objs.unmark(ns, name)
 		}
@@ -232,6 +234,32 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 // markStale starts a full state: every object cached is stale until the
 // stream (or a watch event) writes it again.
 func (s *Store[T]) markStale() { s.objs.markStale() }
+
+// newer reports whether resourceVersion a is newer than b, both numbers
+// (kube-apiserver's are etcd revisions, which only grow); versions that
+// are not numbers are never newer.
+func newer(a, b string) bool {
+	x, okA := revision(a)
+	y, okB := revision(b)
+	return okA && okB && x > y
+}
+
+// revision parses a resourceVersion that is a decimal number, without
+// allocating for one that is not.
+func revision(rv string) (uint64, bool) {
+	if rv == "" || len(rv) > 19 { // 19 digits always fit a uint64
+		return 0, false
+	}
+	var n uint64
+	for i := 0; i < len(rv); i++ {
+		c := rv[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + uint64(c-'0')
+	}
+	return n, true
+}
 
 // sameUID reports whether two objects' UIDs are the same, or either has
 // none.

@@ -108,6 +108,32 @@
 // minute) is given up and resumed, and the client ends a watch its server
 // keeps 30 s past its timeoutSeconds.
 //
+// # Resource versions only go forward
+//
+// kube-apiserver's resourceVersions are etcd revisions: numbers that
+// only grow. A server that answers with an older one than the store was
+// given (a proxy that switched to a lagging apiserver, a server whose
+// etcd was restored from a backup) would take the cache back in time, so
+// the Reflector compares them (as numbers; a server whose versions are
+// not numbers is not checked) and refuses what went back:
+//
+//   - A watch event or bookmark older than the watch's resourceVersion is
+//     not applied: the watch ends, and the next one starts from the
+//     newest version after the exponential wait (the server's lag may
+//     have passed), never from the older one. One that is not a number
+//     when the others were is malformed, and handled the same way.
+//   - A full state (a list, a streaming list's end bookmark) older than
+//     the newest version the store was given is not ended: the store
+//     sees Abort and keeps its newer state, and the full state is read
+//     again after the wait. Its items reached the store before the
+//     list's version said it was older: Store asks an implementation to
+//     keep a stored object newer than an item (the informer's does).
+//
+// Both are failures matching ErrResourceVersionWentBack; three in a row
+// are a persistent failure (Err), since a server that went back for good
+// will not catch up: the program must be restarted, as after any etcd
+// restore.
+//
 // # Persistent failures
 //
 // A refusal, or the same failure three times in a row, is a persistent

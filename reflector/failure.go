@@ -181,6 +181,8 @@ func sameKind(err error) string {
 		return fmt.Sprintf("%d %s", se.Status.Code, se.Status.Reason)
 	}
 	switch {
+	case errors.Is(err, ErrResourceVersionWentBack):
+		return "went back"
 	case errors.Is(err, client.ErrConnectionLost):
 		return "connection lost"
 	case errors.Is(err, client.ErrWatchIdle):

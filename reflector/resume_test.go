@@ -89,7 +89,7 @@ func TestWatchEndedWithoutProgressBacksOff(t *testing.T) {
 				t.Errorf("resume %d waited %v, more than MaxBackoff", i+1, g)
 			}
 		}
-		if len(gs) > 10 && gs[len(gs)-1] < 5*time.Second {
+		if len(gs) > 10 && gs[len(gs)-1] < 2*time.Second {
 			t.Errorf("the last resume waited %v; the backoff did not grow", gs[len(gs)-1])
 		}
 	})

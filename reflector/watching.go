@@ -53,6 +53,13 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 			r.metrics.WatchEnded(took, events, err)
 			return r.afterWatch(ctx, r.rv != from, took, err), err
 		}
+		if err := notBefore(ev.ResourceVersion, r.rv, "watch "+string(ev.Type)+" event"); err != nil {
+			// A lagging server behind a proxy: apply nothing of it, and
+			// watch again from the newest version, after a wait.
+			stopSettle()
+			r.metrics.WatchEnded(time.Since(start), events, err)
+			return r.onFailure(ctx, Watching, err), err
+		}
 		switch {
 		case ev.Type == client.Bookmark:
 			if ev.ResourceVersion != "" { // one without names no version to record
@@ -71,7 +78,7 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 		r.progressed()
 		events++
 		if ev.ResourceVersion != "" {
-			r.rv = ev.ResourceVersion
+			r.advance(ev.ResourceVersion)
 		}
 	}
 }
