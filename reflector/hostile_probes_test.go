@@ -197,3 +197,31 @@ func TestStreamingListEndBookmark(t *testing.T) {
 		})
 	})
 }
+
+// A watch answered 200 that then sends nothing at all, not a byte, is
+// ended after Options.IdleTimeout (default three minutes;
+// kube-apiserver sends a bookmark about once a minute) and resumed at
+// once from the same version. Before, the resume waited up to 250 ms
+// more.
+func TestWatchSilentForever(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &hostile{
+			list:  func(url.Values) string { return fixture(t, "list-rv5.json") },
+			watch: func(int, url.Values) (string, bool) { return "", true },
+		}
+		st := newMapStore[*corev1.ConfigMap]()
+		_, err := runHostileErr(t, h, st, reflector.Options{}, 10*time.Minute)
+		if err != nil {
+			t.Errorf("Err = %v", err)
+		}
+		w := h.watchRequests()
+		if len(w) != 4 {
+			t.Fatalf("%d watches in ten minutes, want 4", len(w))
+		}
+		for i, g := range requestGaps(w) {
+			if g != reflector.DefaultIdleTimeout || w[i+1].q.Get("resourceVersion") != "5" {
+				t.Errorf("watch %d from %q, %v after the one before; want from 5, %v after", i+1, w[i+1].q.Get("resourceVersion"), g, reflector.DefaultIdleTimeout)
+			}
+		}
+	})
+}
