@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/url"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -222,6 +223,83 @@ func TestWatchSilentForever(t *testing.T) {
 			if g != reflector.DefaultIdleTimeout || w[i+1].q.Get("resourceVersion") != "5" {
 				t.Errorf("watch %d from %q, %v after the one before; want from 5, %v after", i+1, w[i+1].q.Get("resourceVersion"), g, reflector.DefaultIdleTimeout)
 			}
+		}
+	})
+}
+
+// A bookmark larger than Config.MaxWatchEventBytes (a bookmark is
+// metadata; this one carries a megabyte of annotations) ends its watch
+// as malformed without being read whole; a server that sends it on
+// every watch is asked again after a growing wait from the same
+// version, and is a persistent failure the program sees in Err. A large
+// bookmark within the limit is a bookmark. Probed: already so.
+func TestHugeBookmark(t *testing.T) {
+	huge := `{"type":"BOOKMARK","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion":"7","annotations":{"x":"` + strings.Repeat("x", 1<<20) + `"}}}}` + "\n"
+	for _, tc := range []struct {
+		name  string
+		limit int
+	}{{"over the limit", 512 << 10}, {"within the limit", 2 << 20}} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				h := &hostile{
+					list: func(url.Values) string { return fixture(t, "list-rv5.json") },
+					watch: func(n int, _ url.Values) (string, bool) {
+						return huge, n > 0 && tc.limit > 1<<20
+					},
+				}
+				c, err := client.New(client.Config{Host: "http://hostile", QPS: -1, Transport: h, MaxWatchEventBytes: tc.limit})
+				if err != nil {
+					t.Fatal(err)
+				}
+				st := &bookmarkStore{mapStore: newMapStore[*corev1.ConfigMap]()}
+				r := newReflector(t, reflector.Source[*corev1.ConfigMap](client.For[*corev1.ConfigMap](c).Namespace("default")), st, reflector.Options{DisableWatchList: true, MaxBackoff: 5 * time.Second})
+				ctx, cancel := context.WithCancel(t.Context())
+				done := make(chan error, 1)
+				go func() { done <- r.Run(ctx) }()
+				time.Sleep(time.Minute)
+				err = r.Err()
+				cancel()
+				<-done
+				w := h.watchRequests()
+				if tc.limit > 1<<20 {
+					if err != nil || len(w) != 2 || w[1].q.Get("resourceVersion") != "7" {
+						t.Errorf("Err %v, %d watches, the last from %s; want none, 2, from 7", err, len(w), w[len(w)-1].q.Get("resourceVersion"))
+					}
+					return
+				}
+				if !errors.Is(err, client.ErrMalformed) || len(w) > 30 {
+					t.Errorf("Err %v after %d watches, want ErrMalformed after a backoff", err, len(w))
+				}
+				for _, r := range w {
+					if r.q.Get("resourceVersion") != "5" {
+						t.Errorf("a watch from %s, want each from 5", r.q.Get("resourceVersion"))
+					}
+				}
+			})
+		})
+	}
+}
+
+// A paged list whose server answers every page with the same continue
+// token is not followed forever: the pager ends it, the store keeps
+// what it had (Abort), the list is read again after a growing wait,
+// and the program sees a persistent failure in Err. Probed: already so.
+func TestPagedListContinueTokenRepeats(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &hostile{
+			list:  func(url.Values) string { return fixture(t, "list-page-loop.json") },
+			watch: func(int, url.Values) (string, bool) { return "", true },
+		}
+		st := newMapStore[*corev1.ConfigMap]()
+		_, err := runHostileErr(t, h, st, reflector.Options{ListInPages: true, MaxBackoff: 5 * time.Second}, time.Minute)
+		if err == nil {
+			t.Error("Err = nil, want the looping list as a persistent failure")
+		}
+		if l := h.listRequests(); len(l) > 60 {
+			t.Errorf("%d list requests in a minute, want a backoff", len(l))
+		}
+		if n := len(h.watchRequests()); n != 0 {
+			t.Errorf("%d watches after lists that never ended", n)
 		}
 	})
 }
