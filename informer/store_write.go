@@ -235,30 +235,26 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 // stream (or a watch event) writes it again.
 func (s *Store[T]) markStale() { s.objs.markStale() }
 
-// newer reports whether resourceVersion a is newer than b, both numbers
-// (kube-apiserver's are etcd revisions, which only grow); versions that
-// are not numbers are never newer.
+// newer reports whether resourceVersion a is newer than b, both
+// comparable (positive decimal integers without leading zeros, which
+// Kubernetes 1.35 made every resourceVersion, KEP-5504); others are
+// never newer.
 func newer(a, b string) bool {
-	x, okA := revision(a)
-	y, okB := revision(b)
-	return okA && okB && x > y
+	return integer(a) && integer(b) && (len(a) > len(b) || len(a) == len(b) && a > b)
 }
 
-// revision parses a resourceVersion that is a decimal number, without
-// allocating for one that is not.
-func revision(rv string) (uint64, bool) {
-	if rv == "" || len(rv) > 19 { // 19 digits always fit a uint64
-		return 0, false
+// integer reports whether rv is a positive decimal integer without
+// leading zeros.
+func integer(rv string) bool {
+	if rv == "" || rv[0] == '0' {
+		return false
 	}
-	var n uint64
 	for i := 0; i < len(rv); i++ {
-		c := rv[i]
-		if c < '0' || c > '9' {
-			return 0, false
+		if rv[i] < '0' || rv[i] > '9' {
+			return false
 		}
-		n = n*10 + uint64(c-'0')
 	}
-	return n, true
+	return true
 }
 
 // sameUID reports whether two objects' UIDs are the same, or either has

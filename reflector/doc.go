@@ -110,18 +110,21 @@
 //
 // # Resource versions only go forward
 //
-// kube-apiserver's resourceVersions are etcd revisions: numbers that
-// only grow. A server that answers with an older one than the store was
-// given (a proxy that switched to a lagging apiserver, a server whose
-// etcd was restored from a backup) would take the cache back in time, so
-// the Reflector compares them (as numbers; a server whose versions are
-// not numbers is not checked) and refuses what went back:
+// Since Kubernetes 1.35 (KEP-5504) resourceVersions are positive
+// integers, of any length, that clients may compare; kube-apiserver's
+// are etcd revisions, which only grow. A server that answers with an
+// older one than the store was given (a proxy that switched to a
+// lagging apiserver, a server whose etcd was restored from a backup)
+// would take the cache back in time, so the Reflector compares them (a
+// server whose versions are not integers is not checked) and refuses
+// what went back:
 //
 //   - A watch event or bookmark older than the watch's resourceVersion is
 //     not applied: the watch ends, and the next one starts from the
 //     newest version after the exponential wait (the server's lag may
-//     have passed), never from the older one. One that is not a number
-//     when the others were is malformed, and handled the same way.
+//     have passed), never from the older one. One that is not an
+//     integer when the others were is malformed, and handled the same
+//     way.
 //   - A full state (a list, a streaming list's end bookmark) older than
 //     the newest version the store was given is not ended: the store
 //     sees Abort and keeps its newer state, and the full state is read

@@ -3,7 +3,6 @@ package reflector
 import (
 	"errors"
 	"fmt"
-	"strconv"
 
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/internal/runtime/errtext"
@@ -18,20 +17,33 @@ import (
 // went back for good; restart the program (as after an etcd restore).
 var ErrResourceVersionWentBack = errors.New("the server's resourceVersion went back")
 
-// before reports whether resourceVersion rv is older than than. Both are
-// compared as numbers (kube-apiserver's are etcd revisions, which only
-// grow); when than is not one, nothing is compared. When than is a
-// number and rv is not, rv is malformed: one server does not mix the two.
+// before reports whether resourceVersion rv is older than than. Since
+// Kubernetes 1.35 (KEP-5504) resourceVersions are positive decimal
+// integers of any length, without leading zeros, that clients may
+// compare; when than is not one, nothing is compared. When than is one
+// and rv is not, rv is malformed: one server does not mix the two.
 func before(rv, than string) (older bool, err error) {
-	t, err := strconv.ParseUint(than, 10, 64)
-	if err != nil || rv == "" {
+	if rv == "" || !integer(than) {
 		return false, nil
 	}
-	v, err := strconv.ParseUint(rv, 10, 64)
-	if err != nil {
+	if !integer(rv) {
 		return false, fmt.Errorf("reflector: resourceVersion %q after %s: %w", errtext.Cut(rv), than, client.ErrMalformed)
 	}
-	return v < t, nil
+	return len(rv) < len(than) || len(rv) == len(than) && rv < than, nil
+}
+
+// integer reports whether rv is a comparable resourceVersion: a positive
+// decimal integer without leading zeros.
+func integer(rv string) bool {
+	if rv == "" || rv[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(rv); i++ {
+		if rv[i] < '0' || rv[i] > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // notBefore fails when rv, from what, is older than than, or malformed.
@@ -41,7 +53,7 @@ func notBefore(rv, than, what string) error {
 		return err
 	}
 	if older {
-		return fmt.Errorf("reflector: %s at resourceVersion %s, after %s: %w", what, rv, than, ErrResourceVersionWentBack)
+		return fmt.Errorf("reflector: %s at resourceVersion %s, after %s: %w", what, errtext.Cut(rv), than, ErrResourceVersionWentBack)
 	}
 	return nil
 }
