@@ -57,12 +57,13 @@
 //     and the resourceVersion of each, bookmarks included, is remembered.
 //     A watch that ends cleanly (timeoutSeconds, a graceful shutdown's
 //     GOAWAY, a lost connection, Options.IdleTimeout for a stuck one)
-//     after it moved the resourceVersion on or lasted a second resumes
-//     from that resourceVersion at once, with no relist, and without
-//     counting as a failure: a server's watch timeout adds no latency to
-//     events. One that ends at once without moving it on (a server that
-//     closes every watch, or sends the same version again and closes) is
-//     a failure, resumed after the exponential wait, never in a hot loop.
+//     after an object event moved the resourceVersion on, or after it
+//     lasted a second, resumes from that resourceVersion at once, with
+//     no relist, and without counting as a failure: a server's watch
+//     timeout adds no latency to events. One that ends at once without that (a server that closes
+//     every watch, or sends the same version again, or only a bookmark,
+//     and closes) is a failure, resumed after the exponential wait,
+//     never in a hot loop.
 //   - BackingOff: a wait before the next attempt, then back to the state
 //     that failed (a watch resumes from the same resourceVersion; a list
 //     starts over), or to a relist.

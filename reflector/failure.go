@@ -46,7 +46,8 @@ func cleanEnd(err error) bool {
 }
 
 // afterWatch picks the next state after a watch that lasted took ended
-// with err, moved telling whether it moved the resourceVersion on:
+// with err, moved telling whether an object event in it moved the
+// resourceVersion on:
 // Watching again at once, as client-go does, when it ended cleanly after
 // moving on or lasting minCleanWatch (a server's timeoutSeconds adds no
 // latency to the events after it); otherwise as onFailure says, which

@@ -111,3 +111,34 @@ func TestWatchEndedAtOnceBacksOff(t *testing.T) {
 		_ = r
 	})
 }
+
+// A server that sends one bookmark with a newer resourceVersion and
+// closes each watch is not asked again at once, in a loop as fast as
+// it answers: bookmarks alone are not events to hurry for, and the
+// resumes back off. Before, each bookmark's watch was resumed at once
+// (500 watches at the bubble's first instant here).
+func TestWatchEndedAfterBookmarkOnlyBacksOff(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := &hostile{
+			list: func(url.Values) string { return fixture(t, "list-rv5.json") },
+			watch: func(n int, _ url.Values) (string, bool) {
+				if n >= 500 {
+					return "", true
+				}
+				return fmt.Sprintf(`{"type":"BOOKMARK","object":{"apiVersion":"v1","kind":"ConfigMap","metadata":{"resourceVersion":"%d"}}}`+"\n", 6+n), false
+			},
+		}
+		st := newMapStore[*corev1.ConfigMap]()
+		runHostile(t, h, st, reflector.Options{MaxBackoff: 10 * time.Second}, 5*time.Minute)
+		w := h.watchRequests()
+		if len(w) > 60 {
+			t.Errorf("%d watches in five minutes from a server that sends a bookmark and closes, want a backoff", len(w))
+		}
+		for i, r := range w {
+			if want := fmt.Sprint(5 + i); r.q.Get("resourceVersion") != want {
+				t.Errorf("watch %d from %s, want %s: each from the last bookmark", i, r.q.Get("resourceVersion"), want)
+				break
+			}
+		}
+	})
+}
