@@ -208,7 +208,24 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, errtext.Cut(probe.Kind), codec.ErrMalformed)
 		}
 	}
+	st.resources = firstListings(st.resources)
 	return st, nil
+}
+
+// firstListings keeps the first listing of each resource: a server that
+// lists a group, a version or a resource twice (an aggregated document
+// merged wrongly, a proxy joining two answers) serves it once all the
+// same, and the first listing keeps the preferred version first.
+func firstListings(res []APIResource) []APIResource {
+	seen := make(map[GroupVersionResource]bool, len(res))
+	out := res[:0]
+	for _, r := range res {
+		if !seen[r.GroupVersionResource] {
+			seen[r.GroupVersionResource] = true
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) []APIResource {

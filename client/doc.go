@@ -104,7 +104,9 @@
 // certificate are closed when they change.
 //
 // An answer must be what was asked for: a typed read whose answer is
-// another kind, or has no kind, fails with ErrMalformed; a Status in an
+// another kind, or has no kind, fails with ErrMalformed, and so does a
+// list or watch of one namespace that hands over an object of another
+// (a cache of that namespace would hold it); a Status in an
 // error answer is shown as one printable line of at most 2 KiB, with the
 // HTTP status code, whatever the body claims.
 //

@@ -45,3 +45,15 @@ func (r *Resource[T]) checkKindBeforeItems(apiVersion, kind string) error {
 	}
 	return r.checkKind(apiVersion, kind, true)
 }
+
+// checkNamespace verifies that an object read from r's collection is in
+// r's namespace when r has one: a list or watch of namespace default
+// that hands over an object of kube-system is a broken or hostile
+// answer, and a cache of default would hold it. An object that names no
+// namespace is left alone (it is keyed as the caller's own).
+func (r *Resource[T]) checkNamespace(ns string) error {
+	if r.namespace == "" || ns == "" || ns == r.namespace || (r.info.scopeKnown && !r.info.namespaced) {
+		return nil
+	}
+	return fmt.Errorf("the object is in namespace %q, want %q: %w", errtext.Cut(ns), r.namespace, codec.ErrMalformed)
+}

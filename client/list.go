@@ -68,6 +68,11 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 	if err := r.checkKind(list.APIVersion, list.Kind, true); err != nil {
 		return nil, requestError(req, nil, err)
 	}
+	for _, obj := range list.Items {
+		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
+			return nil, requestError(req, nil, err)
+		}
+	}
 	return list, nil
 }
 

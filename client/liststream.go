@@ -67,6 +67,13 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 	if err != nil {
 		return meta, err
 	}
+	handOver := each
+	each = func(obj T) error {
+		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
+			return err
+		}
+		return handOver(obj)
+	}
 	var cancel context.CancelFunc
 	if r.c.timeout > 0 { // Config.Timeout bounds the whole read
 		ctx, cancel = context.WithTimeout(ctx, r.c.timeout)

@@ -71,11 +71,14 @@ type Watcher[T Object] struct {
 	newObj func() T
 	// checkKind is the Resource's: events hold objects of its kind.
 	checkKind func(apiVersion, kind string, list bool) error
-	idle      time.Duration
-	timer     *time.Timer
-	overdue   *time.Timer // ends a watch the server keeps past timeoutSeconds
-	err       error
-	close     sync.Once
+	// checkNamespace is the Resource's: events hold objects of its
+	// namespace.
+	checkNamespace func(ns string) error
+	idle           time.Duration
+	timer          *time.Timer
+	overdue        *time.Timer // ends a watch the server keeps past timeoutSeconds
+	err            error
+	close          sync.Once
 }
 
 // watchEndGrace is how long past its timeoutSeconds a watch may run
@@ -152,7 +155,7 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 		resp.Body.Close()
 		return fail(errorf("watch %s: %w", p, err))
 	}
-	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, checkKind: r.checkKind,
+	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, checkKind: r.checkKind, checkNamespace: r.checkNamespace,
 		idle: opts.IdleTimeout, timer: timer, overdue: overdue}
 	if timer != nil {
 		timer.Reset(w.idle) // the answer's headers count as activity
@@ -194,6 +197,9 @@ func (w *Watcher[T]) next() (Event[T], error) {
 		}
 		if obj.GetName() == "" { // an empty or null object: nothing a cache could key
 			return Event[T]{}, errorf("watch %s event: the object has no name: %w", typ, codec.ErrMalformed)
+		}
+		if err := w.checkNamespace(obj.GetNamespace()); err != nil {
+			return Event[T]{}, errorf("watch %s event: %w", typ, err)
 		}
 	case Bookmark:
 		ev.InitialEventsEnd = obj.GetAnnotations()[InitialEventsEndAnnotation] == "true"

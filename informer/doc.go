@@ -31,7 +31,10 @@
 //   - OnUpdate(old, obj): old is the state the handler was last given.
 //     A relist that finds an object unchanged tells nothing; a relist
 //     that finds an object with the same name but a new UID tells a
-//     delete and an add.
+//     delete and an add. An object never goes back to an older
+//     resourceVersion: a list from a lagging server is refused (see
+//     package reflector), and its items older than the cached objects
+//     are kept out.
 //   - OnDelete(obj, stateUnknown): after a watch event, obj is the final
 //     state. When the deletion was found by a relist (the watch was down
 //     and its history expired), stateUnknown is true and obj is the last

@@ -52,13 +52,23 @@ func benchStore[T client.Object](b *testing.B, objs []T, bump func(T, string) T)
 		w.Item(o)
 	}
 	w.End("1")
-	// Prepared outside the timed loop: 1,000 new versions.
+	// Prepared outside the timed loop: 1,000 new versions, and 1,000
+	// newer ones after each pass over them (the same ones again would
+	// be unchanged versions, which the store skips).
 	next := make([]T, 1000)
-	for i := range next {
-		next[i] = bump(objs[(i*7919)%len(objs)], fmt.Sprint(i+2))
+	prepare := func(pass int) {
+		for i := range next {
+			next[i] = bump(objs[(i*7919)%len(objs)], fmt.Sprint(pass*len(next)+i+2))
+		}
 	}
+	prepare(0)
 	b.ResetTimer()
 	for i := range b.N {
+		if i > 0 && i%len(next) == 0 {
+			b.StopTimer()
+			prepare(i / len(next))
+			b.StartTimer()
+		}
 		o := next[i%len(next)]
 		w.Update(o)
 		if got, ok := s.Get(o.GetNamespace(), o.GetName()); !ok || got.GetName() != o.GetName() {

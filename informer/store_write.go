@@ -176,8 +176,10 @@ func (s *Store[T]) upsert(obj T, streamed bool) {
 	ns, name := obj.GetNamespace(), obj.GetName()
 	k := objKey{ns, name}
 	rv, uid, ok := s.objs.version(ns, name)
-	if ok && rv == obj.GetResourceVersion() && rv != "" {
-		// Unchanged: keep the stored object (a relist then holds one copy).
+	if ok && rv != "" && (rv == obj.GetResourceVersion() || newer(rv, obj.GetResourceVersion())) {
+		// Unchanged: keep the stored object (a relist then holds one
+		// copy). Or older, from a lagging server's list, which the
+		// reflector refuses at its end: the cache never goes back.
 		if streamed {
 			s.objs.unmark(ns, name)
 		}
@@ -232,6 +234,28 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 // markStale starts a full state: every object cached is stale until the
 // stream (or a watch event) writes it again.
 func (s *Store[T]) markStale() { s.objs.markStale() }
+
+// newer reports whether resourceVersion a is newer than b, both
+// comparable (positive decimal integers without leading zeros, which
+// Kubernetes 1.35 made every resourceVersion, KEP-5504); others are
+// never newer.
+func newer(a, b string) bool {
+	return integer(a) && integer(b) && (len(a) > len(b) || len(a) == len(b) && a > b)
+}
+
+// integer reports whether rv is a positive decimal integer without
+// leading zeros.
+func integer(rv string) bool {
+	if rv == "" || rv[0] == '0' {
+		return false
+	}
+	for i := 0; i < len(rv); i++ {
+		if rv[i] < '0' || rv[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
 
 // sameUID reports whether two objects' UIDs are the same, or either has
 // none.

@@ -57,10 +57,13 @@
 //     and the resourceVersion of each, bookmarks included, is remembered.
 //     A watch that ends cleanly (timeoutSeconds, a graceful shutdown's
 //     GOAWAY, a lost connection, Options.IdleTimeout for a stuck one)
-//     after it delivered something or lasted a second resumes from that
-//     resourceVersion with no relist, after a pause of at most 250 ms
-//     (so that the clients of a server that shut down do not all come
-//     back in the same instant), and without counting as a failure.
+//     after an object event moved the resourceVersion on, or after it
+//     lasted a second, resumes from that resourceVersion at once, with
+//     no relist, and without counting as a failure: a server's watch
+//     timeout adds no latency to events. One that ends at once without that (a server that closes
+//     every watch, or sends the same version again, or only a bookmark,
+//     and closes) is a failure, resumed after the exponential wait,
+//     never in a hot loop.
 //   - BackingOff: a wait before the next attempt, then back to the state
 //     that failed (a watch resumes from the same resourceVersion; a list
 //     starts over), or to a relist.
@@ -105,6 +108,35 @@
 // (default three minutes; kube-apiserver sends a bookmark about once a
 // minute) is given up and resumed, and the client ends a watch its server
 // keeps 30 s past its timeoutSeconds.
+//
+// # Resource versions only go forward
+//
+// Since Kubernetes 1.35 (KEP-5504) resourceVersions are positive
+// integers, of any length, that clients may compare; kube-apiserver's
+// are etcd revisions, which only grow. A server that answers with an
+// older one than the store was given (a proxy that switched to a
+// lagging apiserver, a server whose etcd was restored from a backup)
+// would take the cache back in time, so the Reflector compares them (a
+// server whose versions are not integers is not checked) and refuses
+// what went back:
+//
+//   - A watch event or bookmark older than the watch's resourceVersion is
+//     not applied: the watch ends, and the next one starts from the
+//     newest version after the exponential wait (the server's lag may
+//     have passed), never from the older one. One that is not an
+//     integer when the others were is malformed, and handled the same
+//     way.
+//   - A full state (a list, a streaming list's end bookmark) older than
+//     the newest version the store was given is not ended: the store
+//     sees Abort and keeps its newer state, and the full state is read
+//     again after the wait. Its items reached the store before the
+//     list's version said it was older: Store asks an implementation to
+//     keep a stored object newer than an item (the informer's does).
+//
+// Both are failures matching ErrResourceVersionWentBack; three in a row
+// are a persistent failure (Err), since a server that went back for good
+// will not catch up: the program must be restarted, as after any etcd
+// restore.
 //
 // # Persistent failures
 //

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"time"
@@ -31,13 +30,11 @@ const (
 	// a persistent failure; answered by the server, they also make a
 	// watch relist rather than resume.
 	maxSameInRow = 3
-	// maxResumeJitter bounds the pause before a watch that ended cleanly
-	// resumes: clients whose watches a server ended at once (a graceful
-	// shutdown) do not all come back in the same instant.
-	maxResumeJitter = 250 * time.Millisecond
-	// minCleanWatch is how long a watch that delivered nothing must have
-	// lasted for its clean end to be resumed at once: a server that ends
-	// every watch at once is failing.
+	// minCleanWatch is how long a watch that did not move the
+	// resourceVersion on must have lasted for its clean end to be
+	// resumed at once: a server that ends every watch at once, or after
+	// events that bring nothing new, is failing, and is asked again
+	// after the exponential wait rather than in a hot loop.
 	minCleanWatch = time.Second
 )
 
@@ -48,17 +45,20 @@ func cleanEnd(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, client.ErrWatchIdle) || errors.Is(err, client.ErrConnectionLost)
 }
 
-// afterWatch picks the next state after a watch that delivered events
-// and lasted took ended with err: Watching again, after a pause of at
-// most maxResumeJitter, when it ended cleanly after delivering something
-// or lasting minCleanWatch; otherwise as onFailure says.
-func (r *Reflector[T]) afterWatch(ctx context.Context, events int, took time.Duration, err error) State {
-	if events > 0 || took >= r.opts.HealthyPeriod {
+// afterWatch picks the next state after a watch that lasted took ended
+// with err, moved telling whether an object event in it moved the
+// resourceVersion on:
+// Watching again at once, as client-go does, when it ended cleanly after
+// moving on or lasting minCleanWatch (a server's timeoutSeconds adds no
+// latency to the events after it); otherwise as onFailure says, which
+// backs off.
+func (r *Reflector[T]) afterWatch(ctx context.Context, moved bool, took time.Duration, err error) State {
+	if moved || took >= r.opts.HealthyPeriod {
 		r.bo.Reset()
 	}
-	if ctx.Err() == nil && cleanEnd(err) && (events > 0 || took >= minCleanWatch) {
-		r.log.Debug("reflector: watch ended; resuming", "resource", r.name, "resourceVersion", r.rv, "events", events, "error", err)
-		return r.waitThen(Watching, rand.N(maxResumeJitter), err)
+	if ctx.Err() == nil && cleanEnd(err) && (moved || took >= minCleanWatch) {
+		r.log.Debug("reflector: watch ended; resuming", "resource", r.name, "resourceVersion", r.rv, "error", err)
+		return Watching
 	}
 	return r.onFailure(ctx, Watching, err)
 }
@@ -182,6 +182,8 @@ func sameKind(err error) string {
 		return fmt.Sprintf("%d %s", se.Status.Code, se.Status.Reason)
 	}
 	switch {
+	case errors.Is(err, ErrResourceVersionWentBack):
+		return "went back"
 	case errors.Is(err, client.ErrConnectionLost):
 		return "connection lost"
 	case errors.Is(err, client.ErrWatchIdle):

@@ -95,7 +95,7 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 		}
 		return fail(err)
 	}
-	if err := versioned(snap.ResourceVersion, "list"); err != nil {
+	if err := r.versioned(snap.ResourceVersion, "list"); err != nil {
 		return fail(err)
 	}
 	r.listed(items, snap.ShardInfo, snap.ResourceVersion, start)
@@ -103,14 +103,15 @@ func (r *Reflector[T]) listing(ctx context.Context) (State, error) {
 }
 
 // versioned refuses a full state that names no resourceVersion to watch
-// from. kube-apiserver always sends one; a watch from "" would start at the
-// current state, and the objects deleted since the list would stay cached
-// with no DELETED event ever to remove them.
-func versioned(rv, what string) error {
-	if rv != "" {
-		return nil
+// from (kube-apiserver always sends one; a watch from "" would start at
+// the current state, and the objects deleted since the list would stay
+// cached with no DELETED event ever to remove them), or one older than
+// the store was given (a lagging server: the store would go back).
+func (r *Reflector[T]) versioned(rv, what string) error {
+	if rv == "" {
+		return fmt.Errorf("reflector: the %s has no resourceVersion to watch from: %w", what, client.ErrMalformed)
 	}
-	return fmt.Errorf("reflector: the %s has no resourceVersion to watch from: %w", what, client.ErrMalformed)
+	return notBefore(rv, r.newest, "the "+what)
 }
 
 // listed ends a full state read by one list, paged or streamed: the

@@ -80,6 +80,7 @@ type Reflector[T client.Object] struct {
 	dec       *wire.Decoder
 	watchList bool   // false once streaming lists were refused or hung
 	rv        string // last resourceVersion seen; "" means a relist is due
+	newest    string // the newest resourceVersion the store was given, kept across relists
 	why       Reason // why the next full state is read
 	fed       bool   // the store has been given a stream (Begin) since Run started
 	pageSize  int64  // the page size of lists, once a page was too large; 0: Options.PageSize
@@ -272,7 +273,7 @@ func (r *Reflector[T]) begin() {
 
 // end completes a full state at resourceVersion rv.
 func (r *Reflector[T]) end(rv string) {
-	r.rv = rv
+	r.advance(rv)
 	// The decoder's tables were sized by the full state; the watch
 	// grows them again with what its events repeat (see
 	// wire.Decoder.Release).
@@ -280,4 +281,13 @@ func (r *Reflector[T]) end(rv string) {
 	r.store.End(rv)
 	r.syncedShard()
 	r.health.synced()
+}
+
+// advance records rv, a version the store was given, as the one to
+// watch from.
+func (r *Reflector[T]) advance(rv string) {
+	r.rv = rv
+	if older, err := before(rv, r.newest); rv != "" && !older && err == nil {
+		r.newest = rv
+	}
 }

@@ -15,9 +15,12 @@ import "github.com/kubewire/kubewire/client"
 //	Begin, Item, Item, ..., End(resourceVersion)
 //
 // Item upserts one object of the new state: an implementation keeps its
-// stored object when the resourceVersion did not change, and notes the
-// key as seen. End deletes every stored object not seen since Begin
-// (those are the deletions the watch did not deliver) and records
+// stored object when the resourceVersion did not change, or when the
+// stored one is newer (a greater resourceVersion, compared as integers:
+// a list from a lagging server, which the Reflector refuses at its End,
+// see the package documentation), and notes the key as seen. End
+// deletes every stored object not seen since Begin (those are the
+// deletions the watch did not deliver) and records
 // resourceVersion as the version the store is synced to. Abort ends a
 // stream that broke off before End: objects already upserted stay (each
 // is a real, newer state), nothing is deleted, and a new Begin follows.

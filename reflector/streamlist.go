@@ -77,7 +77,7 @@ func (r *Reflector[T]) streamListing(ctx context.Context, lo client.ListOptions,
 		r.log.Debug("reflector: listing in pages", "resource", r.name, "items", items, "reason", err)
 		return false, 0, nil
 	}
-	if err := versioned(meta.ResourceVersion, "list"); err != nil {
+	if err := r.versioned(meta.ResourceVersion, "list"); err != nil {
 		if begun {
 			r.store.Abort()
 		}

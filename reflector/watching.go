@@ -27,9 +27,9 @@ func (r *Reflector[T]) watchOptions(rv string) client.WatchOptions {
 
 // watching applies watch events from r.rv (on w when a streaming list
 // already opened it): → Watching again, from the last resourceVersion
-// seen, after a short pause when the watch ends cleanly (see
-// afterWatch); otherwise as onFailure says (a relist on 410 or a
-// refusal, Watching again after BackingOff).
+// seen, at once when the watch ends cleanly after an object event moved
+// the resourceVersion on (see afterWatch); otherwise as onFailure says
+// (a relist on 410 or a refusal, Watching again after BackingOff).
 func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (State, error) {
 	start := time.Now()
 	if w == nil {
@@ -44,14 +44,24 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 	r.following()
 	stopSettle := r.settle()
 	defer stopSettle()
-	events := 0
+	// changed: an object event moved the resourceVersion on. Bookmarks
+	// alone do not count, or a server that sends one and closes each
+	// watch would be asked again at once, in a loop.
+	events, changed := 0, false
 	for {
 		ev, err := w.Next()
 		if err != nil {
 			stopSettle()
 			took := time.Since(start)
 			r.metrics.WatchEnded(took, events, err)
-			return r.afterWatch(ctx, events, took, err), err
+			return r.afterWatch(ctx, changed, took, err), err
+		}
+		if err := notBefore(ev.ResourceVersion, r.rv, "watch "+string(ev.Type)+" event"); err != nil {
+			// A lagging server behind a proxy: apply nothing of it, and
+			// watch again from the newest version, after a wait.
+			stopSettle()
+			r.metrics.WatchEnded(time.Since(start), events, err)
+			return r.onFailure(ctx, Watching, err), err
 		}
 		switch {
 		case ev.Type == client.Bookmark:
@@ -71,7 +81,8 @@ func (r *Reflector[T]) watching(ctx context.Context, w *client.Watcher[T]) (Stat
 		r.progressed()
 		events++
 		if ev.ResourceVersion != "" {
-			r.rv = ev.ResourceVersion
+			changed = changed || ev.Type != client.Bookmark && ev.ResourceVersion != r.rv
+			r.advance(ev.ResourceVersion)
 		}
 	}
 }

@@ -101,7 +101,7 @@ func (r *Reflector[T]) watchListing(ctx context.Context) (State, error) {
 				r.metrics.ListDone(WatchListing, items, time.Since(start), errNoEndBookmark)
 				return r.fallBack(), nil
 			}
-			if err := versioned(ev.ResourceVersion, "streaming list's end bookmark"); err != nil {
+			if err := r.versioned(ev.ResourceVersion, "streaming list's end bookmark"); err != nil {
 				w.Close()
 				r.store.Abort()
 				r.metrics.ListDone(WatchListing, items, time.Since(start), err)
