@@ -142,3 +142,27 @@ func TestRetryStress(t *testing.T) {
 		t.Errorf("at the end: %d keys held, %d backing off, %d marks; want none", held, q.retrying.Load(), marked(q))
 	}
 }
+
+// TestJitterBothSides: jittered first delays fall on both sides of
+// BaseDelay, within [BaseDelay*(1-j), BaseDelay*(1+j)].
+func TestJitterBothSides(t *testing.T) {
+	const base, j = time.Second, 0.5
+	q := mustNew[int](t, Options{BaseDelay: base, Jitter: j, QPS: math.Inf(1)})
+	below, above := 0, 0
+	for key := range 1000 {
+		q.mu.Lock()
+		d := q.backoffLocked(q.recordLocked(key, q.t.hash(key)))
+		q.mu.Unlock()
+		if d < time.Duration(float64(base)*(1-j)) || d > time.Duration(float64(base)*(1+j))+1 {
+			t.Fatalf("key %d: first delay %v outside [%v, %v]", key, d, time.Duration(float64(base)*(1-j)), time.Duration(float64(base)*(1+j)))
+		}
+		if d < base {
+			below++
+		} else if d > base {
+			above++
+		}
+	}
+	if below < 100 || above < 100 {
+		t.Errorf("of 1000 jittered delays %d below BaseDelay, %d above", below, above)
+	}
+}

@@ -2,16 +2,15 @@ package workqueue
 
 import (
 	"math"
+	"math/rand/v2"
 	"time"
-
-	"github.com/cenkalti/backoff/v4"
 )
 
 // retry is the backoff state of a key that failed, from its first
 // AddRateLimited to its Forget. Keys that never fail have none.
 type retry struct {
 	requeues int
-	backoff  backoff.ExponentialBackOff
+	next     time.Duration // the delay of the next AddRateLimited, before jitter
 }
 
 // AddRateLimited adds key after its backoff delay: the first time
@@ -91,16 +90,7 @@ func (q *Queue[K]) backoffLocked(rec int32) time.Duration {
 			i = int32(len(q.backoffs))
 			q.backoffs = append(q.backoffs, retry{})
 		}
-		q.backoffs[i] = retry{backoff: backoff.ExponentialBackOff{
-			InitialInterval:     q.opts.BaseDelay,
-			RandomizationFactor: q.opts.Jitter,
-			Multiplier:          q.opts.Multiplier,
-			MaxInterval:         q.opts.MaxDelay,
-			MaxElapsedTime:      0, // never stop: the caller decides when to give up
-			Stop:                backoff.Stop,
-			Clock:               noClock{}, // elapsed time unused: MaxElapsedTime is 0
-		}}
-		q.backoffs[i].backoff.Reset()
+		q.backoffs[i] = retry{next: q.opts.BaseDelay}
 		r.state |= backingOff
 		r.backoff = i + 1
 		q.markRetryLocked(r.hash)
@@ -108,18 +98,31 @@ func (q *Queue[K]) backoffLocked(rec int32) time.Duration {
 	}
 	b := &q.backoffs[r.backoff-1]
 	b.requeues++
-	// Jitter can draw above MaxInterval once the delay has reached it;
-	// MaxDelay is documented as the cap, jitter included.
-	d := min(b.backoff.NextBackOff(), q.opts.MaxDelay)
+	d := q.nextDelay(b)
 	if q.limiter != nil {
 		d = max(d, q.limiter.Reserve().Delay())
 	}
 	return d
 }
 
-// noClock is the backoff's clock: it reads the time only to stop after
-// MaxElapsedTime, which is 0 (never), so reading the system clock at each
-// AddRateLimited would be for nothing.
-type noClock struct{}
-
-func (noClock) Now() time.Time { return time.Time{} }
+// nextDelay returns the delay of b's next AddRateLimited and lengthens
+// the one after by Options.Multiplier, up to Options.MaxDelay. With
+// Options.Jitter j the delay d is drawn from [d-j*d, d+j*d] (both ends
+// included), then capped at MaxDelay: the exponential backoff of client-go's
+// default controller rate limiter, and of cenkalti/backoff's
+// ExponentialBackOff, which the queue used before; computed here because
+// that type's NextBackOff also read its elapsed-time clock and drew a
+// random number at every call: a third of an AddRateLimited's work.
+func (q *Queue[K]) nextDelay(b *retry) time.Duration {
+	d := b.next
+	if j := q.opts.Jitter; j > 0 {
+		delta := j * float64(d)
+		d = time.Duration(float64(d) - delta + rand.Float64()*(2*delta+1))
+	}
+	if float64(b.next) >= float64(q.opts.MaxDelay)/q.opts.Multiplier {
+		b.next = q.opts.MaxDelay
+	} else {
+		b.next = time.Duration(float64(b.next) * q.opts.Multiplier)
+	}
+	return min(d, q.opts.MaxDelay)
+}
