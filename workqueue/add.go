@@ -49,16 +49,17 @@ func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 		q.unlock()
 		return
 	}
-	q.lock()
+	hash := q.lockHashing(key)
 	defer q.unlock()
 	if q.shutdown {
 		return
 	}
+	rec := q.recordLocked(key, hash)
 	wait := o.After
 	if o.RateLimited {
-		wait = max(wait, q.backoffLocked(key))
+		wait = max(wait, q.backoffLocked(rec))
 	}
-	q.addAfterLocked(key, wait, prio)
+	q.addAfterLocked(rec, wait, prio)
 }
 
 // recordLocked returns the index of key's record, making one if needed.
@@ -68,11 +69,6 @@ func (q *Queue[K]) recordLocked(key K, hash uint32) int32 {
 		rec = q.t.insert(key, pos, hash)
 	}
 	return rec
-}
-
-// addLocked adds key now, at priority prio.
-func (q *Queue[K]) addLocked(key K, prio int32) {
-	q.wantLocked(q.recordLocked(key, q.t.hash(key)), prio)
 }
 
 // wantLocked marks record rec as wanted by a Get at priority prio.

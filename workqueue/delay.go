@@ -11,9 +11,9 @@ import "time"
 // The whole queue uses one timer, set to the earliest due key; no
 // goroutine waits per key. AddAfter never blocks.
 func (q *Queue[K]) AddAfter(key K, d time.Duration) {
-	q.lock()
+	hash := q.lockHashing(key)
 	if !q.shutdown {
-		q.addAfterLocked(key, d, 0)
+		q.addAfterLocked(q.recordLocked(key, hash), d, 0)
 	}
 	q.unlock()
 }
@@ -36,23 +36,23 @@ type delayedKey struct {
 // delayHeap is a min-heap of delayed keys by due time.
 type delayHeap []delayedKey
 
-// addAfterLocked adds key at priority prio once d has passed.
-func (q *Queue[K]) addAfterLocked(key K, d time.Duration, prio int32) {
+// addAfterLocked adds the key of record rec at priority prio once d has
+// passed.
+func (q *Queue[K]) addAfterLocked(rec int32, d time.Duration, prio int32) {
 	if q.timed {
 		q.retriedLocked()
 	}
 	if d <= 0 {
-		q.addLocked(key, prio)
+		q.wantLocked(rec, prio)
 		return
 	}
 	at := q.now() + int64(d)
 	if d < dueAtOnce && q.now() >= at {
 		// Passed already (a retry with a nanosecond backoff): arming the
 		// timer and running its callback would take far longer.
-		q.addLocked(key, prio)
+		q.wantLocked(rec, prio)
 		return
 	}
-	rec := q.recordLocked(key, q.t.hash(key))
 	r := &q.t.recs[rec]
 	if r.state&delayed != 0 {
 		r.delayPrio = max(r.delayPrio, prio)

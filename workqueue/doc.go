@@ -37,9 +37,8 @@
 // the earliest due key: no goroutine waits per key, and none runs while
 // nothing is due.
 //
-// AddRateLimited adds a key after its own exponential backoff, computed by
-// github.com/cenkalti/backoff/v4's ExponentialBackOff (by default 5 ms,
-// doubling at each call up to 1000 s, no jitter: client-go's default
+// AddRateLimited adds a key after its own exponential backoff (by default
+// 5 ms, doubling at each call up to 1000 s, no jitter: client-go's default
 // controller rate limiter), and after a token from an overall bucket
 // (golang.org/x/time/rate, by default 10 per second, burst 100), the later
 // of the two. Forget resets the key's backoff; NumRequeues counts the

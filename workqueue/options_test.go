@@ -70,7 +70,7 @@ func TestNoOverallBucket(t *testing.T) {
 	}
 	for i := range 1000 {
 		q.mu.Lock()
-		d := q.backoffLocked(i)
+		d := q.backoffLocked(q.recordLocked(i, q.t.hash(i)))
 		q.mu.Unlock()
 		if d != 5*time.Millisecond {
 			t.Fatalf("key %d waits %v, want 5ms", i, d)

@@ -62,9 +62,12 @@ type Queue[K comparable] struct {
 	timerSet   bool        // timer is set to fire at timerAt
 	timerAt    int64
 
-	retries      map[K]*retry // keys with AddRateLimited since their last Forget
-	spareRetries []*retry     // forgotten, for reuse
-	retriesHigh  int          // the most keys in retries at once
+	// backoffs hold the backoff of each key backing off (its record
+	// holds the index), found with the key's record: one lookup, no map
+	// of its own. A forgotten key's slot is kept for reuse, so keys that
+	// fail now and then do not allocate one per failure.
+	backoffs     []retry
+	freeBackoffs []int32 // indexes of backoffs no key holds
 	limiter      *rate.Limiter
 
 	metrics Metrics
@@ -90,7 +93,7 @@ type Queue[K comparable] struct {
 	tm       *timedState     // with metrics on only
 	deferred deferredMetrics // for unlock to tell (ConcurrentMetrics)
 
-	retrying atomic.Int32 // len(retries), for Forget to skip the lock when 0
+	retrying atomic.Int32 // keys backing off, for Forget to skip the lock when 0
 	marks    atomic.Pointer[retryMarks]
 }
 
@@ -118,7 +121,6 @@ func (q *Queue[K]) initLocked() {
 	q.opts = q.opts.withDefaults()
 	q.t.init()
 	q.levels = []*level{{prio: 0}}
-	q.retries = make(map[K]*retry)
 	if !math.IsInf(q.opts.QPS, 1) {
 		q.limiter = rate.NewLimiter(rate.Limit(q.opts.QPS), q.opts.Burst)
 	}

@@ -94,7 +94,7 @@ func TestJitterStaysWithinBounds(t *testing.T) {
 		exp := time.Second
 		for range 8 {
 			q.mu.Lock()
-			d := q.backoffLocked(key)
+			d := q.backoffLocked(q.recordLocked(key, q.t.hash(key)))
 			q.mu.Unlock()
 			if d > 10*time.Second {
 				t.Fatalf("key %d: delay %v above MaxDelay", key, d)
@@ -119,13 +119,13 @@ func TestHappyPathHasNoBackoff(t *testing.T) {
 	q.Add("a")
 	drain(t, q)
 	q.Forget("a")
-	if len(q.retries) != 0 {
-		t.Errorf("%d keys have backoff state", len(q.retries))
+	if n := q.retrying.Load(); n != 0 || len(q.backoffs) != 0 {
+		t.Errorf("%d keys have backoff state (%d made)", n, len(q.backoffs))
 	}
 	q.AddRateLimited("b")
 	q.Forget("b")
-	if len(q.retries) != 0 {
-		t.Errorf("%d keys have backoff state after Forget", len(q.retries))
+	if n := q.retrying.Load(); n != 0 {
+		t.Errorf("%d keys have backoff state after Forget", n)
 	}
 }
 

@@ -6,7 +6,7 @@ import "sync/atomic"
 // AddRateLimited of a queue.
 const retryMarkBits = 10
 
-// retryMarks counts the keys with a backoff (Queue.retries) by the top
+// retryMarks counts the keys with a backoff (state backingOff) by the top
 // bits of their hash, so that Forget can tell without the queue's lock
 // that a key has none: a controller calls Forget after every successful
 // reconcile, and while a few keys are failing the others' Forgets would
@@ -20,27 +20,28 @@ func (m *retryMarks) of(hash uint32) *atomic.Uint32 {
 	return &m[hash>>(32-retryMarkBits)]
 }
 
-// markRetryLocked counts key, just given a backoff.
-func (q *Queue[K]) markRetryLocked(key K) {
+// markRetryLocked counts a key of the given hash, just given a backoff.
+func (q *Queue[K]) markRetryLocked(hash uint32) {
 	m := q.marks.Load()
 	if m == nil {
 		m = new(retryMarks)
 		q.marks.Store(m)
 	}
-	m.of(q.t.hash(key)).Add(1)
+	m.of(hash).Add(1)
 }
 
-// unmarkRetryLocked uncounts key, whose backoff was just dropped.
-func (q *Queue[K]) unmarkRetryLocked(key K) {
-	q.marks.Load().of(q.t.hash(key)).Add(^uint32(0))
+// unmarkRetryLocked uncounts a key of the given hash, whose backoff was
+// just dropped.
+func (q *Queue[K]) unmarkRetryLocked(hash uint32) {
+	q.marks.Load().of(hash).Add(^uint32(0))
 }
 
-// mayRetry reports whether key may have a backoff; false is certain.
-// Called without the lock on a made queue.
-func (q *Queue[K]) mayRetry(key K) bool {
+// mayRetry reports whether the key of the given hash may have a backoff;
+// false is certain. Called without the lock on a made queue.
+func (q *Queue[K]) mayRetry(hash uint32) bool {
 	if q.retrying.Load() == 0 {
 		return false
 	}
 	m := q.marks.Load()
-	return m == nil || m.of(q.t.hash(key)).Load() != 0
+	return m == nil || m.of(hash).Load() != 0
 }

@@ -47,8 +47,14 @@ func TestShutDown(t *testing.T) {
 			q.ShutDown()
 			time.Sleep(time.Minute)
 			q.Done(k)
-			if q.Len() != 0 || q.t.n != 0 {
-				t.Errorf("Len() = %d, %d keys held; want none", q.Len(), q.t.n)
+			// b's backoff outlives its delay, as it would its processing,
+			// until Forget.
+			if q.Len() != 0 || q.t.n != 1 || q.NumRequeues("b") != 1 {
+				t.Errorf("Len() = %d, %d keys held, NumRequeues(b) = %d; want 0, 1 (b's backoff), 1", q.Len(), q.t.n, q.NumRequeues("b"))
+			}
+			q.Forget("b")
+			if q.t.n != 0 {
+				t.Errorf("%d keys held after Forget; want none", q.t.n)
 			}
 		}},
 		{"twice is once", func(t *testing.T, q *Queue[string]) {

@@ -13,10 +13,11 @@ const (
 	again                        // added while processing: queue it on Done
 	delayed                      // in the delay heap
 	offered                      // with processing: in the hand-off, maybe not taken yet (see handoff)
+	backingOff                   // has a backoff: AddRateLimited since its last Forget
 )
 
 // record is the queue's state of one key, kept for as long as the key is
-// queued, processing or delayed.
+// queued, processing, delayed or backing off.
 type record[K comparable] struct {
 	key K
 	// gen identifies the ring slot that queues the key (from a counter of
@@ -33,6 +34,10 @@ type record[K comparable] struct {
 	hash      uint32 // the key's hash, whose low bits are its home in the index
 	life      uint32 // bumped each time the record is given to a key
 	state     uint8
+	// backoff is the index plus one of the key's backoff in
+	// Queue.backoffs while backingOff (it fits in the padding after
+	// state: records stay 72 bytes for string keys).
+	backoff int32
 }
 
 // table maps keys to records. Records live in one slice at indexes that
