@@ -111,3 +111,22 @@ func requestError(r *request, t *tries, err error) error {
 	}
 	return e
 }
+
+// IgnoreNotFound returns nil for an error matching ErrNotFound, and err
+// otherwise: for reads and deletes where absence is the goal, as in
+// `return controller.Result{}, client.IgnoreNotFound(err)`.
+func IgnoreNotFound(err error) error {
+	if errors.Is(err, ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
+// IgnoreAlreadyExists returns nil for an error matching ErrAlreadyExists,
+// and err otherwise: for creates where an object made earlier is fine.
+func IgnoreAlreadyExists(err error) error {
+	if errors.Is(err, ErrAlreadyExists) {
+		return nil
+	}
+	return err
+}

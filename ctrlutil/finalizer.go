@@ -86,11 +86,6 @@ func Finalize[T Object[T]](ctx context.Context, res *client.Resource[T], obj T, 
 	return cur, true, err
 }
 
-// IgnoreNotFound returns nil for an error matching client.ErrNotFound,
-// and err otherwise: for deletes and reads where absence is the goal.
-func IgnoreNotFound(err error) error {
-	if errors.Is(err, client.ErrNotFound) {
-		return nil
-	}
-	return err
-}
+// IgnoreNotFound is client.IgnoreNotFound, kept here beside the helpers
+// that use it.
+func IgnoreNotFound(err error) error { return client.IgnoreNotFound(err) }
