@@ -100,7 +100,7 @@ func NewFor[T client.Object](name string, primary *informer.Informer[T], reconci
 // sourceName names an informer's objects for messages: the resource as
 // kubectl names it ("configmaps", "widgets.example.com") when the kind
 // is known, else the Go type.
-func sourceName[O client.Object](k registry.Kind, _ *informer.Informer[O]) string {
+func sourceName[O client.Object](k registry.Kind, inf *informer.Informer[O]) string {
 	if kd, ok := any(*new(O)).(client.Kinded); ok {
 		k = kd.KindInfo()
 	}
@@ -111,6 +111,8 @@ func sourceName[O client.Object](k registry.Kind, _ *informer.Informer[O]) strin
 		return k.Resource
 	case k.Kind != "":
 		return k.Kind
+	case inf != nil && inf.Resource() != "":
+		return inf.Resource() // a dynamic informer: its type names nothing
 	}
 	return fmt.Sprintf("%T", *new(O))
 }

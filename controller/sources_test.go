@@ -248,6 +248,9 @@ func TestSyncFailureIsReported(t *testing.T) {
 				t.Errorf("error %q does not say %q", err, want)
 			}
 		}
+		if strings.Contains(err.Error(), "*unstructured.Unstructured") {
+			t.Errorf("error %q names the dynamic source by its Go type, not its resource", err)
+		}
 		if err := ctl.Ready(); !errors.Is(err, client.ErrNotFound) {
 			t.Errorf("Ready = %v, want the source that is not synced", err)
 		}

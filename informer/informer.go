@@ -244,6 +244,22 @@ func (inf *Informer[T]) queueResync(r *Registration[T]) {
 	}
 }
 
+// String names the informer for messages: its collection, its size and
+// whether it has synced.
 func (inf *Informer[T]) String() string {
+	if r := inf.Resource(); r != "" {
+		return fmt.Sprintf("informer of %s (%d objects, synced %v)", r, inf.store.Len(), inf.HasSynced())
+	}
 	return fmt.Sprintf("informer(%d objects, synced %v)", inf.store.Len(), inf.HasSynced())
+}
+
+// Resource names the collection the informer caches as its source names
+// it ("widgets (example.com/v1) in all namespaces" for a
+// *client.Resource), or "" for a source that names nothing: for
+// messages, where a dynamic informer's type says nothing.
+func (inf *Informer[T]) Resource() string {
+	if s, ok := inf.src.(fmt.Stringer); ok {
+		return s.String()
+	}
+	return ""
 }
