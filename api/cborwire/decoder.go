@@ -418,7 +418,7 @@ func (d *Decoder) NextKey(i, n int) bool {
 			default:
 				n = -1 // a longer or indefinite string: below
 			}
-			if end := start + n; n >= 0 && end <= len(d.buf) && ascii(d.buf[start:end]) {
+			if end := start + n; n >= 0 && end <= len(d.buf) && (shortASCII(d.buf[start:end]) || ascii(d.buf[start:end])) {
 				if d.keyJoined != nil {
 					d.keyJoined = nil
 				}
