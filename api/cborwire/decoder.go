@@ -264,13 +264,18 @@ func (d *Decoder) peek() byte {
 // meaning for the values kube-apiserver sends: the self-described tag
 // heads every object, and the "expected later encoding" tags of byte
 // strings are read by Bytes.
+// Small enough to inline (Null and the readers call it before every
+// item); the error check is left to skipTagsSlow.
 func (d *Decoder) skipTags() {
-	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag && d.err == nil {
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
 		d.skipTagsSlow()
 	}
 }
 
 func (d *Decoder) skipTagsSlow() {
+	if d.err != nil {
+		return
+	}
 	d.pos = d.nextAfterTags(d.pos)
 	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
 		d.syntax("tag with reserved additional information")
