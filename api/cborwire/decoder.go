@@ -264,13 +264,18 @@ func (d *Decoder) peek() byte {
 // meaning for the values kube-apiserver sends: the self-described tag
 // heads every object, and the "expected later encoding" tags of byte
 // strings are read by Bytes.
+// Small enough to inline (Null and the readers call it before every
+// item); the error check is left to skipTagsSlow.
 func (d *Decoder) skipTags() {
-	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag && d.err == nil {
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
 		d.skipTagsSlow()
 	}
 }
 
 func (d *Decoder) skipTagsSlow() {
+	if d.err != nil {
+		return
+	}
 	d.pos = d.nextAfterTags(d.pos)
 	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
 		d.syntax("tag with reserved additional information")
@@ -405,15 +410,24 @@ func (d *Decoder) NextKey(i, n int) bool {
 		d.depth--
 		return false
 	}
-	// The common case: a definite key under 24 bytes (one-byte head),
-	// ASCII, taken as offsets at once.
-	if p := d.pos; p < len(d.buf) {
-		if c := d.buf[p]; (c>>5 == majorBytes || c>>5 == majorText) && c&0x1f < 24 {
-			if end := p + 1 + int(c&0x1f); end <= len(d.buf) && ascii(d.buf[p+1:end]) {
+	// The common case: a definite ASCII key under 256 bytes (a one- or
+	// two-byte head; label and annotation keys are often 24 bytes or
+	// more), taken as offsets at once.
+	if p := d.pos; p+1 < len(d.buf) {
+		if c := d.buf[p]; c>>5 == majorBytes || c>>5 == majorText {
+			start, n := p+1, int(c&0x1f)
+			switch {
+			case n < 24:
+			case n == 24:
+				start, n = p+2, int(d.buf[p+1])
+			default:
+				n = -1 // a longer or indefinite string: below
+			}
+			if end := start + n; n >= 0 && end <= len(d.buf) && (shortASCII(d.buf[start:end]) || ascii(d.buf[start:end])) {
 				if d.keyJoined != nil {
 					d.keyJoined = nil
 				}
-				d.keyStart, d.keyEnd, d.pos = p+1, end, end
+				d.keyStart, d.keyEnd, d.pos = start, end, end
 				return true
 			}
 		}

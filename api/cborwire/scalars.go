@@ -28,7 +28,7 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 			}
 			if end := p + h + n; n >= 0 && end <= len(d.buf) {
 				b = d.buf[p+h : end]
-				if ascii(b) || utf8.Valid(b) {
+				if shortASCII(b) || ascii(b) || utf8.Valid(b) {
 					d.pos = end
 					return b, true
 				}
@@ -129,6 +129,14 @@ func ascii(b []byte) bool {
 		or |= c
 	}
 	return or < 0x80
+}
+
+// shortASCII reports whether b is under 8 bytes, all ASCII, reading one
+// word masked to b's length, which b's capacity must hold (a slice of
+// the input mostly does): false leaves the question to ascii.
+func shortASCII(b []byte) bool {
+	n := len(b)
+	return n < 8 && cap(b) >= 8 && binary.LittleEndian.Uint64(b[:8])&(1<<(8*n)-1)&0x8080808080808080 == 0
 }
 
 // validUTF8 returns b with each byte that is not part of valid UTF-8

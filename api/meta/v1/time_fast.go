@@ -11,19 +11,18 @@ func parseSecondsUTC(b []byte) (t time.Time, ok bool) {
 	if len(b) != 20 || b[4] != '-' || b[7] != '-' || b[10] != 'T' || b[13] != ':' || b[16] != ':' || b[19] != 'Z' {
 		return time.Time{}, false
 	}
-	num := func(i, n int) int {
-		v := 0
-		for _, c := range b[i : i+n] {
-			if c < '0' || c > '9' {
-				return -1
-			}
-			v = v*10 + int(c-'0')
-		}
-		return v
+	// Two digits at a time, with no loop: a byte that is not a digit
+	// makes bad negative (its value below 0 or above 9).
+	bad := 0
+	two := func(i int) int {
+		hi, lo := int(b[i])-'0', int(b[i+1])-'0'
+		bad |= hi | lo | (9 - hi) | (9 - lo)
+		return hi*10 + lo
 	}
-	year, month, day := num(0, 4), num(5, 2), num(8, 2)
-	hour, minute, sec := num(11, 2), num(14, 2), num(17, 2)
-	if year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+	year := two(0)*100 + two(2)
+	month, day := two(5), two(8)
+	hour, minute, sec := two(11), two(14), two(17)
+	if bad < 0 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || sec > 59 {
 		return time.Time{}, false
 	}
 	if day > daysIn(time.Month(month), year) {
