@@ -85,8 +85,11 @@ func (d *Decoder) dynValue() any {
 // indefinite length) into a map made at the head's size.
 func (d *Decoder) dynMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	for i := 0; d.NextKey(i, n); i++ {
-		k := d.key(d.Key())
+	for i := 0; ; i++ {
+		k, ok := d.nextKey(i, n)
+		if !ok {
+			break
+		}
 		v := d.dynValue()
 		if d.err != nil {
 			return nil
