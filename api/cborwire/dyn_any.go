@@ -38,6 +38,9 @@ func (d *Decoder) dynValue() any {
 		}
 		return d.dyn.Int(v, len(d.buf)-d.pos)
 	case majorBytes, majorText:
+		if v, ok := d.knownString(); ok {
+			return v
+		}
 		b, ok := d.stringBytes("string")
 		if !ok {
 			return nil

@@ -13,8 +13,9 @@ type dynValues struct {
 }
 
 type dynValueSlot struct {
-	s   string // the value, for comparing
-	box any    // s, boxed
+	s    string // the value, for comparing
+	head uint64 // its first eight bytes, as keyWords reads them
+	box  any    // s, boxed
 }
 
 const (
@@ -37,12 +38,38 @@ func (d *Decoder) stringValue(b []byte) any {
 		// dynValueSlots.
 		t.slots = make([]dynValueSlot, tableSlots(len(d.buf), 128, dynValueSlots))
 	}
-	slot := &t.slots[keyHash(b)&uint64(len(t.slots)-1)]
+	head, tail := keyWords(b)
+	slot := &t.slots[mixKey(head, tail, len(b))&uint64(len(t.slots)-1)]
 	if slot.s == string(b) && slot.box != nil {
 		return slot.box
 	}
 	s := d.plainString(b)
 	v := d.dyn.String(s, len(d.buf)-d.pos)
-	*slot = dynValueSlot{s, v}
+	*slot = dynValueSlot{s, head, v}
 	return v
+}
+
+// knownString returns the box of the definite string of 1 to 23 bytes
+// at d.pos, consumed, when the table holds it; like nextKey, it skips
+// the checks a value read before passed. ok is false, nothing read, for
+// any other item.
+func (d *Decoder) knownString() (v any, ok bool) {
+	t := &d.dynValues
+	p := d.pos
+	if t.slots == nil || p >= len(d.buf) {
+		return nil, false
+	}
+	c := d.buf[p]
+	l := int(c & 0x1f)
+	end := p + 1 + l
+	if (c>>5 != majorText && c>>5 != majorBytes) || l < 1 || l >= 24 || end > len(d.buf) {
+		return nil, false
+	}
+	head, tail := keyWordsAt(d.buf, p+1, end)
+	slot := &t.slots[mixKey(head, tail, l)&uint64(len(t.slots)-1)]
+	if len(slot.s) != l || slot.head != head || !sameTail(slot.s, d.buf[p+1:end], tail) {
+		return nil, false
+	}
+	d.pos = end
+	return slot.box, true
 }
