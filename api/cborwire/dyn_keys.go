@@ -66,14 +66,21 @@ func (d *Decoder) key(b []byte) string {
 
 // nextKey reads the key of entry i of an opened map of n entries (-1:
 // an indefinite length) as NextKey does, and returns it as key does.
-// A definite key of 1 to 23 bytes that the table holds is taken at
-// once: equal to a key read and checked before, it needs no check of
+// A key of 1 to 23 bytes (a one-byte head) that the table holds is
+// taken at once: equal to a key read and checked before, it needs no check of
 // its own (a key that is not valid UTF-8 equals no key the table holds).
 func (d *Decoder) nextKey(i, n int) (string, bool) {
-	if p := d.pos; i < n && d.err == nil && d.dynKeys.slots != nil && p < len(d.buf) {
+	if d.err != nil {
+		return "", false
+	}
+	if n >= 0 && i >= n {
+		d.depth--
+		return "", false
+	}
+	if p := d.pos; d.dynKeys.slots != nil && p < len(d.buf) {
 		c := d.buf[p]
 		l := int(c & 0x1f)
-		if end := p + 1 + l; (c>>5 == majorText || c>>5 == majorBytes) && l >= 1 && l < 24 && end <= len(d.buf) {
+		if end := p + 1 + l; (c>>5 == majorText || c>>5 == majorBytes) && l >= 1 && l < 24 && end <= len(d.buf) && end >= 8 {
 			head, tail := keyWordsAt(d.buf, p+1, end)
 			t := &d.dynKeys
 			slot := &t.slots[mixKey(head, tail, l)&uint64(len(t.slots)-1)]
@@ -127,14 +134,15 @@ func keyWords(b []byte) (head, tail uint64) {
 	return head, 0
 }
 
-// keyWordsAt is keyWords of buf[start:end]: a key under eight bytes
-// with eight bytes of input before its end is read in one load, the
-// bytes before it shifted out.
+// keyWordsAt is keyWords of buf[start:end], which ends eight bytes or
+// more into buf: a key under eight bytes is read in one load, the bytes
+// before it shifted out.
 func keyWordsAt(buf []byte, start, end int) (head, tail uint64) {
-	if n := end - start; n < 8 && end >= 8 {
-		return binary.LittleEndian.Uint64(buf[end-8:end]) >> (8 * (8 - n)), 0
+	tail = binary.LittleEndian.Uint64(buf[end-8:])
+	if n := end - start; n < 8 {
+		return tail >> (8 * (8 - n)), 0
 	}
-	return keyWords(buf[start:end])
+	return binary.LittleEndian.Uint64(buf[start:]), tail
 }
 
 // mixKey is keyHash of a key of n bytes from its keyWords.

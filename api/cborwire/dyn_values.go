@@ -62,7 +62,7 @@ func (d *Decoder) knownString() (v any, ok bool) {
 	c := d.buf[p]
 	l := int(c & 0x1f)
 	end := p + 1 + l
-	if (c>>5 != majorText && c>>5 != majorBytes) || l < 1 || l >= 24 || end > len(d.buf) {
+	if (c>>5 != majorText && c>>5 != majorBytes) || l < 1 || l >= 24 || end > len(d.buf) || end < 8 {
 		return nil, false
 	}
 	head, tail := keyWordsAt(d.buf, p+1, end)
