@@ -43,7 +43,9 @@ func (d *Decoder) AnyObject() map[string]any {
 // anyValue reads one item. Through a ReadOnly Table, a map or an array
 // is shared (see sharedItem).
 func (d *Decoder) anyValue() any {
-	d.skipTags()
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
+		d.skipTags()
+	}
 	if d.err != nil {
 		return nil
 	}
@@ -141,7 +143,7 @@ func (d *Decoder) anyMap(share bool) map[string]any {
 		}
 		store = k
 	}
-	n, ok := d.OpenMap("map[string]any")
+	n, ok := d.dynOpen(0xa0, 2, "map[string]any")
 	if !ok {
 		return nil
 	}
@@ -158,8 +160,11 @@ func (d *Decoder) anyMap(share bool) map[string]any {
 // and a map slot outweighs the two bytes an entry takes at least.
 func (d *Decoder) anyMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	for i := 0; d.NextKey(i, n); i++ {
-		k := d.intern(d.Key())
+	for i := 0; ; i++ {
+		k, ok := d.nextKey(i, n)
+		if !ok {
+			break
+		}
 		v := d.anyValue()
 		if d.err != nil {
 			return nil
@@ -198,7 +203,7 @@ func (d *Decoder) anyArray(share bool) any {
 		}
 		store = k
 	}
-	n, ok := d.OpenArray("[]any")
+	n, ok := d.dynOpen(0x80, 1, "[]any")
 	if !ok {
 		return nil
 	}

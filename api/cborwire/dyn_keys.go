@@ -12,7 +12,8 @@ import (
 // miss, copied into a chunk of its own, apart from the values' strings,
 // so that keys kept by later objects pin no chunk of values.
 type dynKeys struct {
-	slots []dynKeySlot
+	slots []dynKeySlot // nil until the decode's first key
+	spare []dynKeySlot // the slots of the decode before, cleared
 	arena dynKeyArena
 }
 
@@ -36,30 +37,57 @@ type dynKeyArena struct {
 	used  int
 }
 
-// drop forgets the table and its chunk, as Reset does the values'.
-func (t *dynKeys) drop() { *t = dynKeys{} }
+// drop forgets the table's keys and its chunk, as Reset does the
+// values', keeping the slots (cleared: they must not keep the keys'
+// chunks alive) for the next decode, which may be one small object of
+// a stream.
+func (t *dynKeys) drop() {
+	if t.slots != nil {
+		clear(t.slots)
+		t.spare = t.slots
+	}
+	t.slots, t.arena = nil, dynKeyArena{}
+}
 
-// key returns b as a string, an earlier equal key when the table has it.
+// spareSlots returns n cleared slots, from spare when it holds them.
+func spareSlots[S ~[]E, E any](spare *S, n int) S {
+	s := *spare
+	*spare = nil
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make(S, n)
+}
+
+// key returns b as a string, an earlier equal key when the table has
+// it; a new key is copied into the table's chunk, or, through a Table,
+// interned there (the table then spares the Table's hashing of the
+// keys it holds).
 func (d *Decoder) key(b []byte) string {
 	n := len(b)
 	if n == 0 {
 		return ""
 	}
 	if n > dynKeyMaxLen {
-		return d.plainString(b)
+		return d.intern(b)
 	}
 	t := &d.dynKeys
 	if t.slots == nil {
 		// One slot per 32 bytes of input (a key and its value take
 		// more), a power of two from 16 to dynKeySlots.
-		t.slots = make([]dynKeySlot, tableSlots(len(d.buf), 32, dynKeySlots))
+		t.slots = spareSlots(&t.spare, tableSlots(len(d.buf), 32, dynKeySlots))
 	}
 	head, tail := keyWords(b)
 	slot := &t.slots[mixKey(head, tail, n)&uint64(len(t.slots)-1)]
 	if slot.s == string(b) {
 		return slot.s
 	}
-	s := t.arena.carve(b, len(d.buf)-d.pos)
+	var s string
+	if d.Table != nil {
+		s = d.Table.String(b)
+	} else {
+		s = t.arena.carve(b, len(d.buf)-d.pos)
+	}
 	*slot = dynKeySlot{s, head}
 	return s
 }

@@ -9,7 +9,8 @@ package cborwire
 // whose objects already share chunks; an interface is immutable, so a
 // shared box is never written through.
 type dynValues struct {
-	slots []dynValueSlot
+	slots []dynValueSlot // nil until the decode's first value
+	spare []dynValueSlot // the slots of the decode before, cleared
 }
 
 type dynValueSlot struct {
@@ -23,8 +24,15 @@ const (
 	dynValueMaxLen = 32  // longer values are rarely repeated
 )
 
-// drop forgets the table, as Reset does the chunks.
-func (t *dynValues) drop() { *t = dynValues{} }
+// drop forgets the table's values, as Reset does the chunks, keeping
+// its slots, cleared, for the next decode.
+func (t *dynValues) drop() {
+	if t.slots != nil {
+		clear(t.slots)
+		t.spare = t.slots
+	}
+	t.slots = nil
+}
 
 // stringValue returns b (read before d.pos, not empty) as a boxed
 // string, the box of an earlier equal value when the table has it.
@@ -36,7 +44,7 @@ func (d *Decoder) stringValue(b []byte) any {
 	if t.slots == nil {
 		// One slot per 128 bytes of input, a power of two from 16 to
 		// dynValueSlots.
-		t.slots = make([]dynValueSlot, tableSlots(len(d.buf), 128, dynValueSlots))
+		t.slots = spareSlots(&t.spare, tableSlots(len(d.buf), 128, dynValueSlots))
 	}
 	head, tail := keyWords(b)
 	slot := &t.slots[mixKey(head, tail, len(b))&uint64(len(t.slots)-1)]
