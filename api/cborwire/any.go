@@ -64,6 +64,11 @@ func (d *Decoder) anyValue() any {
 		}
 		return v
 	case majorBytes, majorText:
+		if d.Table != nil {
+			if v, ok := d.knownString(); ok {
+				return v
+			}
+		}
 		b, ok := d.stringBytes("string")
 		if !ok {
 			return nil
@@ -71,7 +76,10 @@ func (d *Decoder) anyValue() any {
 		if d.Table == nil {
 			return d.plainString(b)
 		}
-		return d.Table.StringValue(b)
+		if len(b) == 0 {
+			return ""
+		}
+		return d.stringValue(b)
 	case majorArray:
 		return d.anyArray(true)
 	case majorMap:

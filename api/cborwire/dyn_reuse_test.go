@@ -53,3 +53,30 @@ func TestReadOnlyDynamicKeysComeFromTheTable(t *testing.T) {
 		t.Error(`the key "replicas" of two decodes through one Table is two strings`)
 	}
 }
+
+// Through a ReadOnly Table a short string value repeated within a
+// decode and across decodes is the Table's one box, as it was before
+// the per-decode value table fronted it.
+func TestReadOnlyDynamicValuesComeFromTheTable(t *testing.T) {
+	cb, err := FromJSON([]byte(`[{"status":"True","type":"Ready"},{"status":"True","type":"Synced"}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := &wire.Decoder{ReadOnly: true}
+	decode := func() []any {
+		d := NewDecoder(cb, table)
+		v := d.Any()
+		if err := d.End(); err != nil {
+			t.Fatal(err)
+		}
+		return v.([]any)
+	}
+	first, second := decode(), decode()
+	status := func(objs []any, i int) any { return objs[i].(map[string]any)["status"] }
+	if status(first, 0) != "True" || status(second, 1) != "True" {
+		t.Fatalf("decoded %v", first)
+	}
+	if boxData(status(first, 0)) != boxData(status(first, 1)) || boxData(status(first, 0)) != boxData(status(second, 1)) {
+		t.Error(`the value "True" is boxed more than once through one Table`)
+	}
+}

@@ -36,8 +36,13 @@ func (t *dynValues) drop() {
 
 // stringValue returns b (read before d.pos, not empty) as a boxed
 // string, the box of an earlier equal value when the table has it.
+// Through a Table, a new value is the Table's box, kept in the slot (the
+// table then spares the Table's hashing of the values it holds).
 func (d *Decoder) stringValue(b []byte) any {
 	if len(b) > dynValueMaxLen {
+		if d.Table != nil {
+			return d.Table.StringValue(b)
+		}
 		return d.dyn.String(d.plainString(b), len(d.buf)-d.pos)
 	}
 	t := &d.dynValues
@@ -51,8 +56,15 @@ func (d *Decoder) stringValue(b []byte) any {
 	if slot.s == string(b) && slot.box != nil {
 		return slot.box
 	}
-	s := d.plainString(b)
-	v := d.dyn.String(s, len(d.buf)-d.pos)
+	var s string
+	var v any
+	if d.Table != nil {
+		v = d.Table.StringValue(b)
+		s, _ = v.(string)
+	} else {
+		s = d.plainString(b)
+		v = d.dyn.String(s, len(d.buf)-d.pos)
+	}
 	*slot = dynValueSlot{s, head, v}
 	return v
 }
