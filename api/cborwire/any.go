@@ -43,7 +43,9 @@ func (d *Decoder) AnyObject() map[string]any {
 // anyValue reads one item. Through a ReadOnly Table, a map or an array
 // is shared (see sharedItem).
 func (d *Decoder) anyValue() any {
-	d.skipTags()
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
+		d.skipTags()
+	}
 	if d.err != nil {
 		return nil
 	}
@@ -62,6 +64,11 @@ func (d *Decoder) anyValue() any {
 		}
 		return v
 	case majorBytes, majorText:
+		if d.Table != nil {
+			if v, ok := d.knownString(); ok {
+				return v
+			}
+		}
 		b, ok := d.stringBytes("string")
 		if !ok {
 			return nil
@@ -69,7 +76,10 @@ func (d *Decoder) anyValue() any {
 		if d.Table == nil {
 			return d.plainString(b)
 		}
-		return d.Table.StringValue(b)
+		if len(b) == 0 {
+			return ""
+		}
+		return d.stringValue(b)
 	case majorArray:
 		return d.anyArray(true)
 	case majorMap:
@@ -141,7 +151,7 @@ func (d *Decoder) anyMap(share bool) map[string]any {
 		}
 		store = k
 	}
-	n, ok := d.OpenMap("map[string]any")
+	n, ok := d.dynOpen(0xa0, 2, "map[string]any")
 	if !ok {
 		return nil
 	}
@@ -158,8 +168,11 @@ func (d *Decoder) anyMap(share bool) map[string]any {
 // and a map slot outweighs the two bytes an entry takes at least.
 func (d *Decoder) anyMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	for i := 0; d.NextKey(i, n); i++ {
-		k := d.intern(d.Key())
+	for i := 0; ; i++ {
+		k, ok := d.nextKey(i, n)
+		if !ok {
+			break
+		}
 		v := d.anyValue()
 		if d.err != nil {
 			return nil
@@ -198,7 +211,7 @@ func (d *Decoder) anyArray(share bool) any {
 		}
 		store = k
 	}
-	n, ok := d.OpenArray("[]any")
+	n, ok := d.dynOpen(0x80, 1, "[]any")
 	if !ok {
 		return nil
 	}

@@ -19,7 +19,9 @@ func (d *Decoder) dynObject() map[string]any {
 
 // dynValue reads one item, as anyValue does without a Table.
 func (d *Decoder) dynValue() any {
-	d.skipTags()
+	if d.pos < len(d.buf) && d.buf[d.pos]>>5 == majorTag {
+		d.skipTags()
+	}
 	if d.err != nil {
 		return nil
 	}
@@ -38,6 +40,9 @@ func (d *Decoder) dynValue() any {
 		}
 		return d.dyn.Int(v, len(d.buf)-d.pos)
 	case majorBytes, majorText:
+		if v, ok := d.knownString(); ok {
+			return v
+		}
 		b, ok := d.stringBytes("string")
 		if !ok {
 			return nil
@@ -49,7 +54,7 @@ func (d *Decoder) dynValue() any {
 	case majorArray:
 		return d.dynArray()
 	case majorMap:
-		n, ok := d.OpenMap("map[string]any")
+		n, ok := d.dynOpen(0xa0, 2, "map[string]any")
 		if !ok {
 			return nil
 		}
@@ -81,12 +86,35 @@ func (d *Decoder) dynValue() any {
 	return nil
 }
 
+// dynOpen opens the map or array at d.pos (first, the head byte of a
+// count of zero: 0xa0 or 0x80), as OpenMap or OpenArray does: a count
+// under 24 that the bytes left hold (at least per bytes an entry) is
+// taken from the head byte at once; any other head goes through them.
+func (d *Decoder) dynOpen(first byte, per int, typ string) (int, bool) {
+	if p := d.pos; d.err == nil && p < len(d.buf) && d.depth < DefaultMaxDepth {
+		if c := d.buf[p]; c >= first && c < first+24 {
+			if n := int(c - first); n*per <= len(d.buf)-p-1 {
+				d.pos = p + 1
+				d.depth++
+				return n, true
+			}
+		}
+	}
+	if first == 0xa0 {
+		return d.OpenMap(typ)
+	}
+	return d.OpenArray(typ)
+}
+
 // dynMapEntries reads the entries of an opened map of n entries (-1: an
 // indefinite length) into a map made at the head's size.
 func (d *Decoder) dynMapEntries(n int) map[string]any {
 	m := make(map[string]any, MapCap(n))
-	for i := 0; d.NextKey(i, n); i++ {
-		k := d.key(d.Key())
+	for i := 0; ; i++ {
+		k, ok := d.nextKey(i, n)
+		if !ok {
+			break
+		}
 		v := d.dynValue()
 		if d.err != nil {
 			return nil
@@ -111,7 +139,7 @@ func (d *Decoder) dynMapEntries(n int) map[string]any {
 // first, so a head claiming more elements than it holds presizes
 // nothing large.
 func (d *Decoder) dynArray() any {
-	n, ok := d.OpenArray("[]any")
+	n, ok := d.dynOpen(0x80, 1, "[]any")
 	if !ok {
 		return nil
 	}

@@ -1,7 +1,9 @@
 package cborwire
 
 import (
+	"bytes"
 	"encoding/binary"
+	"errors"
 	"reflect"
 	"runtime"
 	"strings"
@@ -179,5 +181,38 @@ func TestPlainDynamicClaimedLengthIsNotPresized(t *testing.T) {
 	}
 	if got := after.TotalAlloc - before.TotalAlloc; got > 4*n {
 		t.Errorf("decoding %d bytes allocated %d bytes", len(in), got)
+	}
+}
+
+// Maps and arrays nested DefaultMaxDepth deep decode and one level more
+// is refused, and a short count claiming more than the bytes left is
+// refused, as OpenMap and OpenArray refuse them.
+func TestPlainDynamicDepthAndShortCounts(t *testing.T) {
+	nested := func(open []byte, depth int, leaf ...byte) []byte {
+		return append(bytes.Repeat(open, depth), leaf...)
+	}
+	for name, c := range map[string]struct {
+		in []byte
+		ok bool
+	}{
+		"maps at the limit":    {nested([]byte{0xa1, 0x61, 'k'}, DefaultMaxDepth, 0x01), true},
+		"maps past it":         {nested([]byte{0xa1, 0x61, 'k'}, DefaultMaxDepth+1, 0x01), false},
+		"arrays at the limit":  {nested([]byte{0x81}, DefaultMaxDepth, 0x01), true},
+		"arrays past it":       {nested([]byte{0x81}, DefaultMaxDepth+1, 0x01), false},
+		"mixed past it":        {nested([]byte{0xa1, 0x61, 'k', 0x81}, DefaultMaxDepth/2+1, 0x01), false},
+		"map count too long":   {[]byte{0x81, 0xa3, 0x61, 'a', 0x01}, false},
+		"array count too long": {[]byte{0xa1, 0x61, 'a', 0x97, 0x01, 0x02}, false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			d := NewDecoder(c.in, nil)
+			d.Any()
+			err := d.End()
+			if c.ok && err != nil {
+				t.Fatal(err)
+			}
+			if !c.ok && !errors.Is(err, wire.ErrMalformed) {
+				t.Fatalf("got %v, want a malformed-input error", err)
+			}
+		})
 	}
 }

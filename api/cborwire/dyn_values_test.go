@@ -74,3 +74,57 @@ func TestPlainDynamicValueTableCollisions(t *testing.T) {
 		t.Fatal("the plain CBOR decode differs from the JSON one")
 	}
 }
+
+// Values of every length a one-byte head holds, repeated across objects
+// beside values of the same length, first and last eight bytes, decode
+// as the JSON path decodes them: a box taken from the table holds the
+// value in the input, never its neighbour.
+func TestPlainDynamicValuesOfEveryLength(t *testing.T) {
+	var b strings.Builder
+	b.WriteByte('[')
+	for obj := range 4 {
+		if obj > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('[')
+		for n := 1; n <= 30; n++ {
+			value := strings.Repeat("v", n)
+			near := []byte(value)
+			if n > 16 {
+				near[n/2] = 'm'
+			} else {
+				near[n-1] = 'n'
+			}
+			first, second := value, string(near)
+			if obj%2 == 1 {
+				first, second = second, first
+			}
+			if n > 1 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `%q,%q`, first, second)
+		}
+		b.WriteByte(']')
+	}
+	b.WriteByte(']')
+	assertPlainDynamicMatchesJSON(t, []byte(b.String()))
+}
+
+// A byte-string value that is not valid UTF-8, of the same length as a
+// value already read, gets the JSON path's replacement characters, not
+// the earlier value.
+func TestPlainDynamicInvalidValueAfterValidOne(t *testing.T) {
+	in := []byte{0x83,
+		0x64, 'a', 'b', 0xc3, 0xa9,
+		0x44, 'a', 'b', 0xc3, 0x28, // the first's bytes but one, not UTF-8
+		0x44, 'a', 'b', 0xc3, 0xa9, // a byte string equal to the first
+	}
+	d := NewDecoder(in, nil)
+	got := d.Any()
+	if err := d.End(); err != nil {
+		t.Fatal(err)
+	}
+	if want := []any{"ab\u00e9", "ab\ufffd(", "ab\u00e9"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+}
