@@ -84,12 +84,13 @@ type deleteResult struct {
 }
 
 // preconditionFailed is the 409 of a delete whose preconditions do not
-// hold, worded as kube-apiserver's storage words it (its CRD registry
-// words it otherwise).
+// hold, worded as kube-apiserver's generic registry words it for built-in
+// kinds and custom resources alike (the registries of namespaces and of
+// CustomResourceDefinitions word it otherwise).
 func preconditionFailed(res *object.Resource, name, field, want, got string) *apierr.Error {
-	if res.Custom || res.Kind.Group == "" && res.Kind.Resource == "namespaces" {
-		// (a namespace's delete checks its preconditions itself, as
-		// the CRD registry does)
+	if res.IsCRD() || res.Kind.Group == "" && res.Kind.Resource == "namespaces" {
+		// (a namespace's and a CRD's delete check their preconditions
+		// themselves)
 		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", apierr.QualifiedResource(res.Kind), name, field, want, field, got)
 		return apierr.New(http.StatusConflict, "Conflict", msg, apierr.Details(res.Kind, name))
 	}

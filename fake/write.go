@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"strconv"
+	"strings"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -167,14 +168,14 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 			// Where an update may create, the storage checks the uid
 			// precondition against an empty object before the update
 			// finds it missing.
-			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID))
+			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID), o.DryRun)
 		}
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		if d.Meta.UID != "" && string(d.Meta.UID) != cur.UID {
 			// The uid an update names is a precondition of its write.
-			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID))
+			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID), o.DryRun)
 		}
 		sentRV, aerr := writtenResourceVersion(d.Meta.ResourceVersion)
 		if aerr != nil {
@@ -388,9 +389,15 @@ func namespaceGone(d *object.Draft) bool {
 
 // uidPreconditionFailed is the 409 of an update naming another uid than
 // the stored object's, as kube-apiserver's storage words it: the object's
-// key in etcd and the failed precondition.
-func uidPreconditionFailed(res *object.Resource, cur *object.Stored, uid string) *apierr.Error {
-	msg := fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", etcdKey(res, cur.Namespace, cur.Name), uid, cur.UID)
+// key in etcd and the failed precondition. A dry run's storage checks the
+// precondition itself, with the key its registry asked for: without the
+// "/registry" prefix etcd's storage adds.
+func uidPreconditionFailed(res *object.Resource, cur *object.Stored, uid string, dryRun bool) *apierr.Error {
+	key := etcdKey(res, cur.Namespace, cur.Name)
+	if dryRun {
+		key = strings.TrimPrefix(key, "/registry")
+	}
+	msg := fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, cur.UID)
 	return apierr.New(http.StatusConflict, "Conflict", fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", apierr.QualifiedResource(res.Kind), cur.Name, msg), apierr.Details(res.Kind, cur.Name))
 }
 
