@@ -97,6 +97,7 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 		case ListNoEndBookmark:
 			p.noEnd = true
 		}
+		s.Store.Freshen(r.Res, requested) // (it waits for the watch cache)
 		p.initial, p.startRV, p.cursor = s.Store.SnapshotAndCursor(r.Res)
 		p.watchList = !p.noEnd
 		p.endAtRV = max(p.startRV, requested)
@@ -111,7 +112,7 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 			p.tooLarge = apierr.TooLargeRV(requested, s.Store.CurrentRV())
 			return p, nil
 		}
-		cursor, err := s.Store.CursorAfter(requested)
+		cursor, err := s.Store.CursorAfter(r.Res, requested)
 		if err != nil {
 			p.expired = WatchGoneMessage
 			var old *storage.TooOldError
