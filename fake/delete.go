@@ -250,8 +250,8 @@ func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) 
 // /finalize) empties it and removes the "kubernetes" finalizer, after
 // which it is gone. One without finalizers is gone at once.
 func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
-	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == request.PropagateOrphan {
-		admission.AddFinalizer(&ns.ObjectMeta, object.FinalizerOrphan)
+	if !cur.Deleting {
+		ns.Finalizers = namespaceGCFinalizers(ns.Finalizers, opts)
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
 		next, err := d.Seal(rv)
@@ -266,6 +266,39 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *obj
 	ns.Status.Phase = "Terminating"
 	next, err := d.Seal(rv)
 	return storage.Modified, next, err
+}
+
+// namespaceGCFinalizers are a namespace's finalizers as the namespace
+// registry sets them on the first delete (pkg/registry/core/namespace
+// shouldHaveOrphanFinalizer and shouldHaveDeleteDependentsFinalizer):
+// "orphan" for orphanDependents=true or the Orphan policy,
+// "foregroundDeletion" for orphanDependents=false or the Foreground
+// policy, each removed by the other options and kept without any.
+func namespaceGCFinalizers(fins []string, o *request.DeleteOptions) []string {
+	shouldHave := func(f string, orphanDependents bool, policy string) bool {
+		switch {
+		case o.OrphanDependents != nil:
+			return *o.OrphanDependents == orphanDependents
+		case o.PropagationPolicy != nil:
+			return *o.PropagationPolicy == policy
+		}
+		return slices.Contains(fins, f)
+	}
+	orphan := shouldHave(object.FinalizerOrphan, true, request.PropagateOrphan)
+	foreground := shouldHave(object.FinalizerForeground, false, request.PropagateForeground)
+	out := slices.DeleteFunc(slices.Clone(fins), func(f string) bool {
+		return f == object.FinalizerOrphan || f == object.FinalizerForeground
+	})
+	if orphan {
+		out = append(out, object.FinalizerOrphan)
+	}
+	if foreground {
+		out = append(out, object.FinalizerForeground)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // writeDeleted answers a DELETE as kube-apiserver does (generic registry
