@@ -366,6 +366,9 @@ func (m *genModel) item(k *genKind, name string) string {
 // varName is the variable holding a value of an object, saved from the
 // answers of the steps that touch it.
 func varName(what string, k *genKind, name string) string {
+	// (a generated name is itself a reference, "${genN}", which may
+	// not nest in another)
+	name = strings.NewReplacer("${", "", "}", "").Replace(name)
 	return what + "." + k.name + "." + name
 }
 
