@@ -64,17 +64,20 @@ type Store struct {
 	changed   chan struct{} // closed and replaced on every commit
 
 	// lastChange is the version of each resource's newest change, and
-	// progress the version every watch cache has reached without one
-	// (etcd's progress notifications): a watch cache is at the newer.
-	lastChange map[*object.StorageKey]uint64
-	progress   uint64
+	// progress the version its watch cache reached without one (etcd's
+	// progress notification, asked for by a read that waits), or every
+	// cache reached at once (progressAll: the server's start, a
+	// compaction or restart): a watch cache is at the newest of these.
+	lastChange  map[*object.StorageKey]uint64
+	progress    map[*object.StorageKey]uint64
+	progressAll uint64
 	// cacheStart is the version a resource's watch cache started at,
 	// for those started after the server (custom resources').
 	cacheStart map[*object.StorageKey]uint64
 }
 
 func New(maxLog int) *Store {
-	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{}), lastChange: map[*object.StorageKey]uint64{}, cacheStart: map[*object.StorageKey]uint64{}}
+	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{}), lastChange: map[*object.StorageKey]uint64{}, progress: map[*object.StorageKey]uint64{}, cacheStart: map[*object.StorageKey]uint64{}}
 }
 
 func (s *Store) coll(r *object.Resource) *collection {
@@ -183,7 +186,7 @@ func (s *Store) Compact() {
 		s.compactLocked(len(s.log))
 	}
 	s.compacted = s.Rv
-	s.progress = s.Rv
+	s.progressAll = s.Rv
 }
 
 // RestartWatchCache models a kube-apiserver restart: its new watch cache
@@ -194,7 +197,7 @@ func (s *Store) RestartWatchCache() {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	s.watchFrom = s.Rv
-	s.progress = s.Rv
+	s.progressAll = s.Rv
 }
 
 // WatchCachesAtNewest brings every watch cache to the newest version, as
@@ -202,7 +205,7 @@ func (s *Store) RestartWatchCache() {
 func (s *Store) WatchCachesAtNewest() {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
-	s.progress = s.Rv
+	s.progressAll = s.Rv
 }
 
 // StartWatchCacheOf starts the watch cache of a resource served after
@@ -220,27 +223,32 @@ func (s *Store) StartWatchCacheOf(r *object.Resource) {
 }
 
 // CacheRV is the version kube-apiserver's watch cache of the resource
-// is at: its newest change, or the version a consistent read made every
-// watch cache reach since (see Freshen). A list with resourceVersion=0,
-// which the watch cache serves without waiting, answers this version.
+// is at: its newest change, or the version a read waiting for it made
+// it reach since (see Freshen). A list with resourceVersion=0, which the
+// watch cache serves without waiting, answers this version.
 func (s *Store) CacheRV(r *object.Resource) uint64 {
 	s.Mu.RLock()
 	defer s.Mu.RUnlock()
-	return max(s.lastChange[r.Storage], s.progress, s.cacheStart[r.Storage])
+	return s.cacheRVLocked(r)
+}
+
+func (s *Store) cacheRVLocked(r *object.Resource) uint64 {
+	return max(s.lastChange[r.Storage], s.progress[r.Storage], s.progressAll, s.cacheStart[r.Storage])
 }
 
 // Freshen models a read that needs the resource's watch cache at
 // version at least (0: the newest, a consistent read): when the cache
 // is older, kube-apiserver asks etcd for a progress notification, which
-// brings every watch cache to the newest version.
+// brings that cache to the newest version (seen on v1.36.3: the other
+// resources' caches stay where they were).
 func (s *Store) Freshen(r *object.Resource, atLeast uint64) {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	if atLeast == 0 {
 		atLeast = s.Rv
 	}
-	if max(s.lastChange[r.Storage], s.progress, s.cacheStart[r.Storage]) < atLeast {
-		s.progress = s.Rv
+	if s.cacheRVLocked(r) < atLeast {
+		s.progress[r.Storage] = s.Rv
 	}
 }
 
