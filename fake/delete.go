@@ -154,21 +154,6 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 	return deleteResult{obj: o, deferred: deferred}, nil
 }
 
-// atStoredVersion is a removed object as kube-apiserver answers the
-// update or patch that removed it (taking off its last finalizer): at
-// the version it was last stored with (the watch's DELETED event
-// carries the removal's).
-func atStoredVersion(o *object.Stored, rv uint64) (*object.Stored, error) {
-	if o == nil || rv == 0 || o.RV == rv {
-		return o, nil
-	}
-	d, err := o.Res.DraftOf(o)
-	if err != nil {
-		return nil, err
-	}
-	return d.Seal(rv)
-}
-
 // deleteObject is deleteOne's write for every kind but CRDs and
 // Namespaces.
 func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {

@@ -160,6 +160,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
 	var storedRV uint64
+	var deletedAs *object.Draft // what a write that deleted the object wrote
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur != nil {
 			storedRV = cur.RV
@@ -211,14 +212,14 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
-		return s.commitChange(cur, old, next, rv)
+		return s.commitWrite(cur, old, next, rv, &deletedAs)
 	})
 	if err != nil {
 		return writeResult{}, apierr.From(err)
 	}
 	if typ == storage.Deleted {
 		code = http.StatusOK
-		if obj, err = atStoredVersion(obj, storedRV); err != nil {
+		if obj, err = deletedAs.Seal(storedRV); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
 	}
@@ -302,6 +303,26 @@ func withStatus(d *object.Draft, st any) (*object.Draft, error) {
 	}
 	out.Meta.ResourceVersion = d.Meta.ResourceVersion
 	return out, nil
+}
+
+// commitWrite is commitChange for an update or patch: when the write
+// deletes the object (it took off the last finalizer), the store's
+// DELETED event carries the object as last stored, finalizers and all
+// (etcd's previous value, as kube-apiserver's watch sends it), at the
+// deletion's version, and *answer gets what the request wrote, which is
+// what kube-apiserver answers (at the version last stored).
+func (s *Server) commitWrite(cur *object.Stored, old, next *object.Draft, rv uint64, answer **object.Draft) (string, *object.Stored, error) {
+	typ, obj, err := s.commitChange(cur, old, next, rv)
+	if err != nil || typ != storage.Deleted {
+		return typ, obj, err
+	}
+	*answer = next
+	gone, err := cur.Res.DraftOf(cur)
+	if err != nil {
+		return "", nil, err
+	}
+	obj, err = gone.Seal(rv)
+	return typ, obj, err
 }
 
 // commitChange seals next as the successor of cur: no change keeps cur,
