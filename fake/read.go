@@ -93,12 +93,14 @@ func decodeContinue(s string) (continueToken, error) {
 const expiredContinueMessage = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
 
 func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.Request) {
-	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
+	// (the media type is negotiated before the options are read, as
+	// kube-apiserver's ListResource does)
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.Res, true, false)
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return

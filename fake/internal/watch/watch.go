@@ -142,12 +142,12 @@ type watcher struct {
 }
 
 func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Request) {
-	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
+	out, aerr := request.Negotiate(req, r.Res, false, true, s.Faults.RefuseProtobuf())
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := request.Negotiate(req, r.Res, false, true, s.Faults.RefuseProtobuf())
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
