@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -289,12 +290,16 @@ var genOps = []genOp{
 
 func (m *genModel) next() {
 	k := genKinds[m.rng.IntN(len(genKinds))]
+	ops := genOps
+	if m.seed >= genExtendedFirst {
+		ops = append(slices.Clone(genOps), genExtraOps...)
+	}
 	total := 0
-	for _, o := range genOps {
+	for _, o := range ops {
 		total += o.weight
 	}
 	n := m.rng.IntN(total)
-	for _, o := range genOps {
+	for _, o := range ops {
 		if n < o.weight {
 			o.run(m, k)
 			return
@@ -366,6 +371,9 @@ func (m *genModel) item(k *genKind, name string) string {
 // varName is the variable holding a value of an object, saved from the
 // answers of the steps that touch it.
 func varName(what string, k *genKind, name string) string {
+	// (a generated name is itself a reference, "${genN}", which may
+	// not nest in another)
+	name = strings.NewReplacer("${", "", "}", "").Replace(name)
 	return what + "." + k.name + "." + name
 }
 

@@ -98,7 +98,7 @@ func TestConcurrentWatchersSeeTheHistory(t *testing.T) {
 
 	var want []ev
 	from, _ := strconv.ParseUint(start, 10, 64)
-	cursor, err := s.store.CursorAfter(from)
+	cursor, err := s.store.CursorAfter(s.lookup("", "v1", "configmaps"), from)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -122,6 +122,7 @@ func (s *Server) serveCRD(name string, rs []*object.Resource) bool {
 	s.unserveLocked(name)
 	for _, r := range rs {
 		s.resources[r.Kind.Group+"/"+r.Kind.Version+"/"+r.Kind.Resource] = r
+		s.store.StartWatchCacheOf(r)
 	}
 	return true
 }

@@ -84,12 +84,13 @@ type deleteResult struct {
 }
 
 // preconditionFailed is the 409 of a delete whose preconditions do not
-// hold, worded as kube-apiserver's storage words it (its CRD registry
-// words it otherwise).
+// hold, worded as kube-apiserver's generic registry words it for built-in
+// kinds and custom resources alike (the registries of namespaces and of
+// CustomResourceDefinitions word it otherwise).
 func preconditionFailed(res *object.Resource, name, field, want, got string) *apierr.Error {
-	if res.Custom || res.Kind.Group == "" && res.Kind.Resource == "namespaces" {
-		// (a namespace's delete checks its preconditions itself, as
-		// the CRD registry does)
+	if res.IsCRD() || res.Kind.Group == "" && res.Kind.Resource == "namespaces" {
+		// (a namespace's and a CRD's delete check their preconditions
+		// themselves)
 		msg := fmt.Sprintf("Operation cannot be fulfilled on %s %q: Precondition failed: %s in precondition: %s, %s in object meta: %s", apierr.QualifiedResource(res.Kind), name, field, want, field, got)
 		return apierr.New(http.StatusConflict, "Conflict", msg, apierr.Details(res.Kind, name))
 	}
@@ -151,21 +152,6 @@ func (s *Server) deleteOne(res *object.Resource, key, name string, opts *request
 		return deleteResult{}, apierr.From(err)
 	}
 	return deleteResult{obj: o, deferred: deferred}, nil
-}
-
-// atStoredVersion is a removed object as kube-apiserver answers the
-// update or patch that removed it (taking off its last finalizer): at
-// the version it was last stored with (the watch's DELETED event
-// carries the removal's).
-func atStoredVersion(o *object.Stored, rv uint64) (*object.Stored, error) {
-	if o == nil || rv == 0 || o.RV == rv {
-		return o, nil
-	}
-	d, err := o.Res.DraftOf(o)
-	if err != nil {
-		return nil, err
-	}
-	return d.Seal(rv)
 }
 
 // deleteObject is deleteOne's write for every kind but CRDs and
@@ -249,8 +235,8 @@ func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) 
 // /finalize) empties it and removes the "kubernetes" finalizer, after
 // which it is gone. One without finalizers is gone at once.
 func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *object.Stored, opts *request.DeleteOptions, rv uint64, deferred *bool) (string, *object.Stored, error) {
-	if opts.OrphanDependents != nil && *opts.OrphanDependents || opts.PropagationPolicy != nil && *opts.PropagationPolicy == request.PropagateOrphan {
-		admission.AddFinalizer(&ns.ObjectMeta, object.FinalizerOrphan)
+	if !cur.Deleting {
+		ns.Finalizers = namespaceGCFinalizers(ns.Finalizers, opts)
 	}
 	if len(ns.Spec.Finalizers) == 0 && len(ns.Finalizers) == 0 {
 		next, err := d.Seal(rv)
@@ -265,6 +251,39 @@ func (s *Server) deleteNamespace(ns *corev1.Namespace, d *object.Draft, cur *obj
 	ns.Status.Phase = "Terminating"
 	next, err := d.Seal(rv)
 	return storage.Modified, next, err
+}
+
+// namespaceGCFinalizers are a namespace's finalizers as the namespace
+// registry sets them on the first delete (pkg/registry/core/namespace
+// shouldHaveOrphanFinalizer and shouldHaveDeleteDependentsFinalizer):
+// "orphan" for orphanDependents=true or the Orphan policy,
+// "foregroundDeletion" for orphanDependents=false or the Foreground
+// policy, each removed by the other options and kept without any.
+func namespaceGCFinalizers(fins []string, o *request.DeleteOptions) []string {
+	shouldHave := func(f string, orphanDependents bool, policy string) bool {
+		switch {
+		case o.OrphanDependents != nil:
+			return *o.OrphanDependents == orphanDependents
+		case o.PropagationPolicy != nil:
+			return *o.PropagationPolicy == policy
+		}
+		return slices.Contains(fins, f)
+	}
+	orphan := shouldHave(object.FinalizerOrphan, true, request.PropagateOrphan)
+	foreground := shouldHave(object.FinalizerForeground, false, request.PropagateForeground)
+	out := slices.DeleteFunc(slices.Clone(fins), func(f string) bool {
+		return f == object.FinalizerOrphan || f == object.FinalizerForeground
+	})
+	if orphan {
+		out = append(out, object.FinalizerOrphan)
+	}
+	if foreground {
+		out = append(out, object.FinalizerForeground)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // writeDeleted answers a DELETE as kube-apiserver does (generic registry

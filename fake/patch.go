@@ -59,6 +59,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 	created := false
 	res := r.Res
 	var storedRV uint64
+	var deletedAs *object.Draft // what a patch that deleted the object wrote
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur != nil {
 			storedRV = cur.RV
@@ -129,10 +130,10 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		} else if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
-		return s.commitChange(cur, old, next, rv)
+		return s.commitWrite(cur, old, next, rv, &deletedAs)
 	})
 	if err == nil && typ == storage.Deleted {
-		obj, err = atStoredVersion(obj, storedRV)
+		obj, err = deletedAs.Seal(storedRV)
 	}
 	if err != nil {
 		request.WriteError(w, req, apierr.From(err))

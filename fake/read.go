@@ -33,6 +33,9 @@ func (s *Server) serveGet(w http.ResponseWriter, req *http.Request, r *request.R
 			request.WriteError(w, req, tooLargeRV(r.Res, n, cur))
 			return
 		}
+		if n > 0 && watchCached(r.Res) {
+			s.store.Freshen(r.Res, n)
+		}
 	}
 	o := s.store.Get(r.Res, object.Key(r.Namespace, r.Name))
 	if o == nil {
@@ -90,12 +93,14 @@ func decodeContinue(s string) (continueToken, error) {
 const expiredContinueMessage = "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
 
 func (s *Server) serveList(w http.ResponseWriter, req *http.Request, r *request.Request) {
-	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
+	// (the media type is negotiated before the options are read, as
+	// kube-apiserver's ListResource does)
+	out, aerr := s.negotiate(req, r.Res, true, false)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := s.negotiate(req, r.Res, true, false)
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, false)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
@@ -138,6 +143,11 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	var at uint64 // 0: newest
 	start := ""
 	exactGone := "The resourceVersion for the provided list is too old."
+	fromCache := false // served by the watch cache as it is, not waiting
+	if opts.Continue == "" && opts.RV != "0" && watchCached(r.Res) {
+		n, _ := strconv.ParseUint(opts.RV, 10, 64)
+		s.store.Freshen(r.Res, n)
+	}
 	switch {
 	case opts.Continue != "":
 		tok, err := decodeContinue(opts.Continue)
@@ -151,6 +161,7 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 		exactGone = ""
 	case opts.RV == "0" && watchCached(r.Res):
 		limit = 0 // served from the watch cache: the limit is ignored
+		fromCache = true
 	case opts.RV != "":
 		n, _ := strconv.ParseUint(opts.RV, 10, 64)
 		cur := s.store.CurrentRV()
@@ -175,6 +186,10 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 	}
 	if at != 0 && snapRV < at {
 		snapRV = at
+	}
+	if fromCache {
+		// (the watch cache holds the newest state at its version)
+		snapRV = s.store.CacheRV(r.Res)
 	}
 	lm.ResourceVersion = strconv.FormatUint(snapRV, 10)
 	lo, hi := storage.NamespaceRange(snap, r.Namespace)

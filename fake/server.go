@@ -240,6 +240,7 @@ func New(opts Options) *Server {
 		}
 	}
 	s.settle()
+	s.store.WatchCachesAtNewest()
 	s.webhooks.refresh()
 	return s
 }

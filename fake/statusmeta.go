@@ -47,6 +47,8 @@ func takeStatusWriteMeta(r *object.Resource, next, sent *metav1.ObjectMeta) {
 	if r.Custom || kept == keptAll {
 		return
 	}
+	// (generateName is no strategy's business: an update sets it)
+	next.GenerateName = sent.GenerateName
 	if kept != keptLabels {
 		next.Labels = sent.Labels
 	}

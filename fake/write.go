@@ -6,6 +6,7 @@ import (
 	"maps"
 	"net/http"
 	"strconv"
+	"strings"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -159,6 +160,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 	code := http.StatusOK
 	sent := d.Meta.ManagedFields
 	var storedRV uint64
+	var deletedAs *object.Draft // what a write that deleted the object wrote
 	obj, typ, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur != nil {
 			storedRV = cur.RV
@@ -167,14 +169,14 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 			// Where an update may create, the storage checks the uid
 			// precondition against an empty object before the update
 			// finds it missing.
-			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID))
+			return "", nil, uidPreconditionFailed(res, &object.Stored{Namespace: r.Namespace, Name: r.Name}, string(d.Meta.UID), o.DryRun)
 		}
 		if cur == nil {
 			return "", nil, apierr.NotFound(res.Kind, r.Name)
 		}
 		if d.Meta.UID != "" && string(d.Meta.UID) != cur.UID {
 			// The uid an update names is a precondition of its write.
-			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID))
+			return "", nil, uidPreconditionFailed(res, cur, string(d.Meta.UID), o.DryRun)
 		}
 		sentRV, aerr := writtenResourceVersion(d.Meta.ResourceVersion)
 		if aerr != nil {
@@ -210,14 +212,14 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
-		return s.commitChange(cur, old, next, rv)
+		return s.commitWrite(cur, old, next, rv, &deletedAs)
 	})
 	if err != nil {
 		return writeResult{}, apierr.From(err)
 	}
 	if typ == storage.Deleted {
 		code = http.StatusOK
-		if obj, err = atStoredVersion(obj, storedRV); err != nil {
+		if obj, err = deletedAs.Seal(storedRV); err != nil {
 			return writeResult{}, apierr.Internal(err)
 		}
 	}
@@ -301,6 +303,26 @@ func withStatus(d *object.Draft, st any) (*object.Draft, error) {
 	}
 	out.Meta.ResourceVersion = d.Meta.ResourceVersion
 	return out, nil
+}
+
+// commitWrite is commitChange for an update or patch: when the write
+// deletes the object (it took off the last finalizer), the store's
+// DELETED event carries the object as last stored, finalizers and all
+// (etcd's previous value, as kube-apiserver's watch sends it), at the
+// deletion's version, and *answer gets what the request wrote, which is
+// what kube-apiserver answers (at the version last stored).
+func (s *Server) commitWrite(cur *object.Stored, old, next *object.Draft, rv uint64, answer **object.Draft) (string, *object.Stored, error) {
+	typ, obj, err := s.commitChange(cur, old, next, rv)
+	if err != nil || typ != storage.Deleted {
+		return typ, obj, err
+	}
+	*answer = next
+	gone, err := cur.Res.DraftOf(cur)
+	if err != nil {
+		return "", nil, err
+	}
+	obj, err = gone.Seal(rv)
+	return typ, obj, err
 }
 
 // commitChange seals next as the successor of cur: no change keeps cur,
@@ -388,9 +410,15 @@ func namespaceGone(d *object.Draft) bool {
 
 // uidPreconditionFailed is the 409 of an update naming another uid than
 // the stored object's, as kube-apiserver's storage words it: the object's
-// key in etcd and the failed precondition.
-func uidPreconditionFailed(res *object.Resource, cur *object.Stored, uid string) *apierr.Error {
-	msg := fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", etcdKey(res, cur.Namespace, cur.Name), uid, cur.UID)
+// key in etcd and the failed precondition. A dry run's storage checks the
+// precondition itself, with the key its registry asked for: without the
+// "/registry" prefix etcd's storage adds.
+func uidPreconditionFailed(res *object.Resource, cur *object.Stored, uid string, dryRun bool) *apierr.Error {
+	key := etcdKey(res, cur.Namespace, cur.Name)
+	if dryRun {
+		key = strings.TrimPrefix(key, "/registry")
+	}
+	msg := fmt.Sprintf("StorageError: invalid object, Code: 4, Key: %s, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: %s, UID in object meta: %s", key, uid, cur.UID)
 	return apierr.New(http.StatusConflict, "Conflict", fmt.Sprintf("Operation cannot be fulfilled on %s %q: %s", apierr.QualifiedResource(res.Kind), cur.Name, msg), apierr.Details(res.Kind, cur.Name))
 }
 

@@ -162,6 +162,9 @@ func (c *Chain) Validate(d, old *object.Draft, call *Request) *apierr.Error {
 	if call != nil && old != nil && (call.Subresource == "ephemeralcontainers" || call.Subresource == "resize") {
 		validate = c.Validator.ValidatePodSubresourceUpdate
 	}
+	if call != nil && old != nil && call.Subresource == "status" {
+		validate = c.Validator.ValidateStatusUpdate
+	}
 	if call != nil && call.Subresource == "" {
 		if aerr := c.Validator.ServiceFamilies(d, old); aerr != nil {
 			return aerr

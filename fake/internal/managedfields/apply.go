@@ -93,20 +93,25 @@ func (c ConflictError) Message() string {
 	if len(c) == 1 {
 		return "Apply failed with 1 conflict: conflict with " + c[0].Manager.Describe() + ": " + c[0].Path.String()
 	}
+	// Managers in the order of their identities (the JSON of the
+	// entry's manager, operation, apiVersion and subresource), as
+	// kube-apiserver sorts them, not of their descriptions.
 	byManager := map[string][]string{}
-	var names []string
+	described := map[string]string{}
+	var ids []string
 	for _, x := range c {
-		d := x.Manager.Describe()
-		if _, ok := byManager[d]; !ok {
-			names = append(names, d)
+		id := x.Manager.identity()
+		if _, ok := byManager[id]; !ok {
+			ids = append(ids, id)
+			described[id] = x.Manager.Describe()
 		}
-		byManager[d] = append(byManager[d], "- "+x.Path.String())
+		byManager[id] = append(byManager[id], "- "+x.Path.String())
 	}
-	slices.Sort(names)
+	slices.Sort(ids)
 	var lines []string
-	for _, n := range names {
-		lines = append(lines, "conflicts with "+n+":")
-		lines = append(lines, byManager[n]...)
+	for _, id := range ids {
+		lines = append(lines, "conflicts with "+described[id]+":")
+		lines = append(lines, byManager[id]...)
 	}
 	return "Apply failed with " + strconv.Itoa(len(c)) + " conflicts: " + strings.Join(lines, "\n")
 }

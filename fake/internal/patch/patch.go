@@ -201,12 +201,9 @@ func applyAt(cur any, parts []string, path string, kind opKind, value any) (any,
 		if last {
 			_, exists := c[key]
 			switch kind {
-			case opAdd:
-				c[key] = value
-			case opReplace:
-				if !exists {
-					return nil, invalid("replace operation does not apply: doc is missing key: %s", path)
-				}
+			case opAdd, opReplace:
+				// kube-apiserver's JSON patch (evanphx/json-patch
+				// v4) replaces a missing key of an object as add.
 				c[key] = value
 			case opRemove:
 				if !exists {

@@ -51,6 +51,9 @@ func TestJSONPatch(t *testing.T) {
 		{`{"a":[1,2]}`, `[{"op":"add","path":"/a/-","value":9}]`, `{"a":[1,2,9]}`},
 		{`{"a":[1,2]}`, `[{"op":"remove","path":"/a/0"}]`, `{"a":[2]}`},
 		{`{"a":1}`, `[{"op":"replace","path":"/a","value":2}]`, `{"a":2}`},
+		// kube-apiserver's JSON patch (evanphx/json-patch v4) replaces
+		// a missing key of an existing object as add does.
+		{`{"a":{"x":1}}`, `[{"op":"replace","path":"/a/y","value":2}]`, `{"a":{"x":1,"y":2}}`},
 		{`{"a":1}`, `[{"op":"move","from":"/a","path":"/b"}]`, `{"b":1}`},
 		{`{"a":{"x":1}}`, `[{"op":"copy","from":"/a","path":"/b"}]`, `{"a":{"x":1},"b":{"x":1}}`},
 		{`{"a":1}`, `[{"op":"test","path":"/a","value":1},{"op":"add","path":"/b","value":2}]`, `{"a":1,"b":2}`},
@@ -71,7 +74,7 @@ func TestJSONPatch(t *testing.T) {
 			}
 		})
 	}
-	for _, bad := range []string{`{}`, `[{"op":"remove","path":"/nope"}]`, `[{"op":"test","path":"/a","value":2}]`, `[{"op":"replace","path":"/b","value":1}]`, `[{"op":"add","path":"/a/5","value":1}]`, `[{"op":"jump","path":"/a"}]`, `[{"op":"add","path":"a","value":1}]`} {
+	for _, bad := range []string{`{}`, `[{"op":"remove","path":"/nope"}]`, `[{"op":"test","path":"/a","value":2}]`, `[{"op":"replace","path":"/b/c","value":1}]`, `[{"op":"replace","path":"/a/1","value":1}]`, `[{"op":"add","path":"/a/5","value":1}]`, `[{"op":"jump","path":"/a"}]`, `[{"op":"add","path":"a","value":1}]`} {
 		if _, err := JSONPatch(js(t, `{"a":[1]}`), []byte(bad)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%s: error %v, want ErrInvalid", bad, err)
 		}

@@ -33,14 +33,10 @@ func readDeleteOptions(req *http.Request) (*DeleteOptions, *apierr.Error) {
 	o := &DeleteOptions{}
 	if len(body) == 0 {
 		// Without a body, kube-apiserver reads DeleteOptions from the query.
+		// (a dryRun other than All is then a 422 of DeleteOptions, as
+		// in a body, not the 400 of other verbs' query)
 		q := req.URL.Query()
-		dry, aerr := DryRun(q)
-		if aerr != nil {
-			return nil, aerr
-		}
-		if dry {
-			o.DryRun = []string{"All"}
-		}
+		o.DryRun = q["dryRun"]
 		if v := q.Get("orphanDependents"); v != "" {
 			b, err := strconv.ParseBool(v)
 			if err != nil {
@@ -78,10 +74,10 @@ func (o *DeleteOptions) validate() *apierr.Error {
 		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "propagationPolicy",
 			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Foreground", "Background", "Orphan", "nil"`, *p)})
 	}
-	for _, v := range o.DryRun {
-		if v != "All" {
-			causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "dryRun", Message: fmt.Sprintf(`Unsupported value: %q: supported values: "All"`, v)})
-		}
+	if slices.ContainsFunc(o.DryRun, func(v string) bool { return v != "All" }) {
+		// One error naming the whole list, as ValidateDryRun words it.
+		b, _ := json.Marshal(o.DryRun)
+		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "dryRun", Message: fmt.Sprintf(`Unsupported value: %s: supported values: "All"`, b)})
 	}
 	if len(causes) > 0 {
 		return apierr.Invalid("meta.k8s.io", "DeleteOptions", "", causes...)

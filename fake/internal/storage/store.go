@@ -59,13 +59,25 @@ type Store struct {
 	log       []Change
 	logStart  int    // logical index of log[0]
 	compacted uint64 // changes at or below this version are gone
-	watchFrom uint64 // watches from before this version are refused (a restarted watch cache)
+	watchFrom uint64 // watches from before this version are refused (the watch cache's start)
 	maxLog    int
 	changed   chan struct{} // closed and replaced on every commit
+
+	// lastChange is the version of each resource's newest change, and
+	// progress the version its watch cache reached without one (etcd's
+	// progress notification, asked for by a read that waits), or every
+	// cache reached at once (progressAll: the server's start, a
+	// compaction or restart): a watch cache is at the newest of these.
+	lastChange  map[*object.StorageKey]uint64
+	progress    map[*object.StorageKey]uint64
+	progressAll uint64
+	// cacheStart is the version a resource's watch cache started at,
+	// for those started after the server (custom resources').
+	cacheStart map[*object.StorageKey]uint64
 }
 
 func New(maxLog int) *Store {
-	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{})}
+	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{}), lastChange: map[*object.StorageKey]uint64{}, progress: map[*object.StorageKey]uint64{}, cacheStart: map[*object.StorageKey]uint64{}}
 }
 
 func (s *Store) coll(r *object.Resource) *collection {
@@ -124,6 +136,7 @@ func (s *Store) Write(r *object.Resource, key string, dryRun bool, fn WriteFunc)
 		return next, typ, nil
 	}
 	s.Rv++
+	s.lastChange[r.Storage] = s.Rv
 	switch typ {
 	case Added:
 		c.Items[key] = next
@@ -173,6 +186,7 @@ func (s *Store) Compact() {
 		s.compactLocked(len(s.log))
 	}
 	s.compacted = s.Rv
+	s.progressAll = s.Rv
 }
 
 // RestartWatchCache models a kube-apiserver restart: its new watch cache
@@ -183,6 +197,59 @@ func (s *Store) RestartWatchCache() {
 	s.Mu.Lock()
 	defer s.Mu.Unlock()
 	s.watchFrom = s.Rv
+	s.progressAll = s.Rv
+}
+
+// WatchCachesAtNewest brings every watch cache to the newest version, as
+// kube-apiserver's have reached once it has started.
+func (s *Store) WatchCachesAtNewest() {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	s.progressAll = s.Rv
+}
+
+// StartWatchCacheOf starts the watch cache of a resource served after
+// the server started (a custom resource), unless it has one: it holds
+// the changes from now on, and a watch from an older version is too
+// old. (kube-apiserver's built-in resources' caches start before it
+// writes its first objects, so a watch from resourceVersion=1 is served
+// there.)
+func (s *Store) StartWatchCacheOf(r *object.Resource) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if _, ok := s.cacheStart[r.Storage]; !ok {
+		s.cacheStart[r.Storage] = s.Rv
+	}
+}
+
+// CacheRV is the version kube-apiserver's watch cache of the resource
+// is at: its newest change, or the version a read waiting for it made
+// it reach since (see Freshen). A list with resourceVersion=0, which the
+// watch cache serves without waiting, answers this version.
+func (s *Store) CacheRV(r *object.Resource) uint64 {
+	s.Mu.RLock()
+	defer s.Mu.RUnlock()
+	return s.cacheRVLocked(r)
+}
+
+func (s *Store) cacheRVLocked(r *object.Resource) uint64 {
+	return max(s.lastChange[r.Storage], s.progress[r.Storage], s.progressAll, s.cacheStart[r.Storage])
+}
+
+// Freshen models a read that needs the resource's watch cache at
+// version at least (0: the newest, a consistent read): when the cache
+// is older, kube-apiserver asks etcd for a progress notification, which
+// brings that cache to the newest version (seen on v1.36.3: the other
+// resources' caches stay where they were).
+func (s *Store) Freshen(r *object.Resource, atLeast uint64) {
+	s.Mu.Lock()
+	defer s.Mu.Unlock()
+	if atLeast == 0 {
+		atLeast = s.Rv
+	}
+	if s.cacheRVLocked(r) < atLeast {
+		s.progress[r.Storage] = s.Rv
+	}
 }
 
 // TooOldError is a watch from a version older than the watch cache's
@@ -258,15 +325,16 @@ func sortedObjects(items map[string]*object.Stored) []*object.Stored {
 
 // CursorAfter returns the log position of the first change newer than rv,
 // ErrExpired when changes after rv are no longer kept, or a *TooOldError
-// when rv is older than the watch cache since a restart.
-func (s *Store) CursorAfter(rv uint64) (int, error) {
+// when rv is older than the resource's watch cache (since a restart, or
+// since it started).
+func (s *Store) CursorAfter(r *object.Resource, rv uint64) (int, error) {
 	s.Mu.RLock()
 	defer s.Mu.RUnlock()
 	if rv < s.compacted {
 		return 0, ErrExpired
 	}
-	if rv < s.watchFrom {
-		return 0, &TooOldError{RV: rv, Oldest: s.watchFrom}
+	if oldest := max(s.watchFrom, s.cacheStart[r.Storage]); rv < oldest {
+		return 0, &TooOldError{RV: rv, Oldest: oldest}
 	}
 	i, _ := slices.BinarySearchFunc(s.log, rv+1, func(c Change, v uint64) int {
 		switch {

@@ -97,6 +97,7 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 		case ListNoEndBookmark:
 			p.noEnd = true
 		}
+		s.Store.Freshen(r.Res, requested) // (it waits for the watch cache)
 		p.initial, p.startRV, p.cursor = s.Store.SnapshotAndCursor(r.Res)
 		p.watchList = !p.noEnd
 		p.endAtRV = max(p.startRV, requested)
@@ -111,7 +112,7 @@ func (s *Server) planWatch(r *request.Request, opts *request.ListOptions) (watch
 			p.tooLarge = apierr.TooLargeRV(requested, s.Store.CurrentRV())
 			return p, nil
 		}
-		cursor, err := s.Store.CursorAfter(requested)
+		cursor, err := s.Store.CursorAfter(r.Res, requested)
 		if err != nil {
 			p.expired = WatchGoneMessage
 			var old *storage.TooOldError
@@ -141,12 +142,12 @@ type watcher struct {
 }
 
 func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Request) {
-	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
+	out, aerr := request.Negotiate(req, r.Res, false, true, s.Faults.RefuseProtobuf())
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return
 	}
-	out, aerr := request.Negotiate(req, r.Res, false, true, s.Faults.RefuseProtobuf())
+	opts, aerr := request.ParseListOptions(req.URL.Query(), r.Res, true)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
 		return

@@ -36,7 +36,19 @@ type RuleEvaluator interface {
 // what the fake checks of built-in kinds (see kindRules), and
 // CustomResourceDefinitions and custom resources against their rules.
 func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
-	k := d.Res.Kind
+	return v.invalid(d, v.causes(d, old))
+}
+
+// invalid is the 422 of causes, or nil when there are none.
+func (v *Validator) invalid(d *object.Draft, causes []apierr.Cause) *apierr.Error {
+	if len(causes) > 0 {
+		return apierr.Invalid(d.Res.InternalGroup(), d.Res.Kind.Kind, d.Meta.Name, causes...)
+	}
+	return nil
+}
+
+// causes are Validate's field errors.
+func (v *Validator) causes(d, old *object.Draft) []apierr.Cause {
 	var oldMeta *metav1.ObjectMeta
 	if old != nil {
 		oldMeta = old.Meta
@@ -57,8 +69,5 @@ func (v *Validator) Validate(d, old *object.Draft) *apierr.Error {
 			causes = append(causes, immutableMeta(d.Meta, old.Meta)...)
 		}
 	}
-	if len(causes) > 0 {
-		return apierr.Invalid(d.Res.InternalGroup(), k.Kind, d.Meta.Name, causes...)
-	}
-	return nil
+	return causes
 }
