@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -128,10 +129,11 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if changed && res.Generation {
 			d.Meta.Generation++
 		}
-		if err := managedfields.RecordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
+		entries, err := managedfields.ScaleUpdate(old.Meta.ManagedFields, res.Kind.APIVersion(), replicasPath(res), o.Manager, int64(curScale.Spec.Replicas), int64(sc.Spec.Replicas))
+		if err != nil {
 			return "", nil, err
 		}
-		untimedScaleEntries(d)
+		d.Meta.ManagedFields = entries
 		return s.commitChange(cur, old, d, rv)
 	})
 	if err != nil {
@@ -140,15 +142,17 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 	return obj, nil
 }
 
-// untimedScaleEntries drops the time of scale entries, which
-// kube-apiserver's scale subresource does not keep.
-func untimedScaleEntries(d *object.Draft) {
-	for i := range d.Meta.ManagedFields {
-		if d.Meta.ManagedFields[i].Subresource == "scale" {
-			d.Meta.ManagedFields[i].Time = nil
-		}
+// replicasPath is the field of the object a Scale's spec.replicas is.
+func replicasPath(res *object.Resource) fieldpath.Path {
+	names := []string{"spec", "replicas"}
+	if res.Custom {
+		names = strings.Split(strings.TrimPrefix(res.CRD.Scale.SpecReplicasPath, "."), ".")
 	}
-	managedfields.SortEntries(d.Meta.ManagedFields)
+	p := make(fieldpath.Path, len(names))
+	for i, n := range names {
+		p[i] = fieldpath.Field(n)
+	}
+	return p
 }
 
 // applyScale runs a server-side apply of a Scale: the manager applies the
