@@ -111,7 +111,7 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.RV) {
 			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
-		if sc.Spec.Replicas < 0 {
+		if sc.Spec.Replicas < 0 && !res.Custom {
 			return "", nil, apierr.Invalid(scaleGVK.Group, scaleGVK.Kind, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.replicas", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 		}
 		old, err := res.DraftOf(cur)
@@ -125,6 +125,13 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		changed, err := setReplicas(d, sc.Spec.Replicas)
 		if err != nil {
 			return "", nil, err
+		}
+		if sc.Spec.Replicas < 0 {
+			// A custom resource's replicas are checked by its own
+			// validation: the schema's, then the scale path's.
+			if aerr := s.admission.Validate(d, old, nil); aerr != nil {
+				return "", nil, aerr
+			}
 		}
 		if changed && res.Generation {
 			d.Meta.Generation++
