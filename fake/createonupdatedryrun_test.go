@@ -14,7 +14,9 @@ func TestCreateOnUpdateDryRunResourceVersion(t *testing.T) {
 	leases := "/apis/coordination.k8s.io/v1/namespaces/default/leases/"
 	for _, tt := range []struct{ sent, want string }{{"1", "1"}, {"77", "77"}, {"", ""}} {
 		body := `{"apiVersion":"coordination.k8s.io/v1","kind":"Lease","metadata":{"name":"l","resourceVersion":"` + tt.sent + `"},"spec":{"holderIdentity":"h"}}`
-		var got struct{ Metadata struct{ ResourceVersion string } }
+		var got struct {
+			Metadata struct{ ResourceVersion string }
+		}
 		if err := json.Unmarshal(c.mustDo(201, "PUT", leases+"l?dryRun=All", body), &got); err != nil {
 			t.Fatal(err)
 		}
@@ -23,7 +25,9 @@ func TestCreateOnUpdateDryRunResourceVersion(t *testing.T) {
 		}
 	}
 	c.mustDo(404, "GET", leases+"l", "")
-	var created struct{ Metadata struct{ ResourceVersion string } }
+	var created struct {
+		Metadata struct{ ResourceVersion string }
+	}
 	if err := json.Unmarshal(c.mustDo(201, "PUT", leases+"l", `{"metadata":{"name":"l","resourceVersion":"1"}}`), &created); err != nil {
 		t.Fatal(err)
 	}
