@@ -33,8 +33,8 @@ func (s *Server) updateScale(req *http.Request, r *request.Request) (*object.Sto
 	if aerr != nil {
 		return nil, aerr
 	}
-	if sc.Name != "" && sc.Name != r.Name {
-		return nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.Name))
+	if aerr := checkURLName(sc.Name, r.Name); aerr != nil {
+		return nil, aerr
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
 }
