@@ -38,11 +38,14 @@ func (s *Server) createByUpdate(d *object.Draft, r *request.Request, o request.W
 		return writeResult{}, aerr, true
 	}
 	// The version the update names is read, then dropped: the create
-	// takes none.
+	// takes none. A dry run keeps it, and answers it as kube-apiserver
+	// does.
 	if _, aerr := writtenResourceVersion(d.Meta.ResourceVersion); aerr != nil {
 		return writeResult{}, aerr, true
 	}
-	d.Meta.ResourceVersion = ""
+	if !o.DryRun {
+		d.Meta.ResourceVersion = ""
+	}
 	wipeSystemFields(d.Meta)
 	if err := managedfields.RecordUpdate(s.endpoint(res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 		return writeResult{}, apierr.Internal(err), true

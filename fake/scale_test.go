@@ -89,14 +89,14 @@ func TestScaleUpdate(t *testing.T) {
 		wantGeneration     int64
 	}{
 		{"scale up", "PUT", `{"metadata":{"name":"web"},"spec":{"replicas":4}}`, http.StatusOK, 4, 2},
-		{"same replicas", "PUT", `{"spec":{"replicas":4}}`, http.StatusOK, 4, 2},
+		{"same replicas", "PUT", `{"metadata":{"name":"web"},"spec":{"replicas":4}}`, http.StatusOK, 4, 2},
 		{"stale resourceVersion", "PUT", `{"metadata":{"name":"web","resourceVersion":"1"},"spec":{"replicas":9}}`, http.StatusConflict, 4, 2},
-		{"negative", "PUT", `{"spec":{"replicas":-1}}`, http.StatusUnprocessableEntity, 4, 2},
+		{"negative", "PUT", `{"metadata":{"name":"web"},"spec":{"replicas":-1}}`, http.StatusUnprocessableEntity, 4, 2},
 		{"other name", "PUT", `{"metadata":{"name":"db"},"spec":{"replicas":2}}`, http.StatusBadRequest, 4, 2},
 		{"other kind", "PUT", `{"kind":"Deployment","apiVersion":"apps/v1","spec":{"replicas":2}}`, http.StatusBadRequest, 4, 2},
 		{"not JSON", "PUT", `{`, http.StatusBadRequest, 4, 2},
-		{"dry run", "PUT?dryRun=All", `{"spec":{"replicas":7}}`, http.StatusOK, 4, 2},
-		{"scale to zero", "PUT", `{"spec":{"replicas":0}}`, http.StatusOK, 0, 3},
+		{"dry run", "PUT?dryRun=All", `{"metadata":{"name":"web"},"spec":{"replicas":7}}`, http.StatusOK, 4, 2},
+		{"scale to zero", "PUT", `{"metadata":{"name":"web"},"spec":{"replicas":0}}`, http.StatusOK, 0, 3},
 		{"patch", "PATCH", `{"spec":{"replicas":3}}`, http.StatusOK, 3, 4},
 	}
 	for _, tt := range tests {
@@ -124,7 +124,7 @@ func TestScaleUpdate(t *testing.T) {
 		})
 	}
 	// A scale reports the resource version of the write.
-	body := c.mustDo(http.StatusOK, "PUT", path+"/web/scale", `{"spec":{"replicas":2}}`)
+	body := c.mustDo(http.StatusOK, "PUT", path+"/web/scale", `{"metadata":{"name":"web"},"spec":{"replicas":2}}`)
 	var sc autoscalingv1.Scale
 	if err := json.Unmarshal(body, &sc); err != nil {
 		t.Fatal(err)
@@ -158,7 +158,7 @@ func TestScaleNotServed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.method+" "+tt.path, func(t *testing.T) {
-			resp, body := c.do(tt.method, tt.path, "", `{"spec":{"replicas":1}}`)
+			resp, body := c.do(tt.method, tt.path, "", `{"metadata":{"name":"missing"},"spec":{"replicas":1}}`)
 			if resp.StatusCode != tt.code {
 				t.Errorf("status %d, want %d: %s", resp.StatusCode, tt.code, body)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/fake/internal/apierr"
+	"github.com/kubewire/kubewire/fake/internal/fieldpath"
 	"github.com/kubewire/kubewire/fake/internal/managedfields"
 	"github.com/kubewire/kubewire/fake/internal/object"
 	"github.com/kubewire/kubewire/fake/internal/request"
@@ -32,8 +33,8 @@ func (s *Server) updateScale(req *http.Request, r *request.Request) (*object.Sto
 	if aerr != nil {
 		return nil, aerr
 	}
-	if sc.Name != "" && sc.Name != r.Name {
-		return nil, apierr.BadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", sc.Name, r.Name))
+	if aerr := checkURLName(sc.Name, r.Name); aerr != nil {
+		return nil, aerr
 	}
 	return s.scaleTo(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) { return sc, nil })
 }
@@ -110,7 +111,7 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.RV) {
 			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}
-		if sc.Spec.Replicas < 0 {
+		if sc.Spec.Replicas < 0 && !res.Custom {
 			return "", nil, apierr.Invalid(scaleGVK.Group, scaleGVK.Kind, r.Name, apierr.Cause{Type: "FieldValueInvalid", Field: "spec.replicas", Message: fmt.Sprintf("Invalid value: %d: must be greater than or equal to 0", sc.Spec.Replicas)})
 		}
 		old, err := res.DraftOf(cur)
@@ -125,13 +126,21 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if err != nil {
 			return "", nil, err
 		}
+		if sc.Spec.Replicas < 0 {
+			// A custom resource's replicas are checked by its own
+			// validation: the schema's, then the scale path's.
+			if aerr := s.admission.Validate(d, old, nil); aerr != nil {
+				return "", nil, aerr
+			}
+		}
 		if changed && res.Generation {
 			d.Meta.Generation++
 		}
-		if err := managedfields.RecordUpdate(s.endpoint(res, "scale"), old, nil, d, o.Manager); err != nil {
+		entries, err := managedfields.ScaleUpdate(old.Meta.ManagedFields, res.Kind.APIVersion(), replicasPath(res), o.Manager, int64(curScale.Spec.Replicas), int64(sc.Spec.Replicas))
+		if err != nil {
 			return "", nil, err
 		}
-		untimedScaleEntries(d)
+		d.Meta.ManagedFields = entries
 		return s.commitChange(cur, old, d, rv)
 	})
 	if err != nil {
@@ -140,15 +149,17 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 	return obj, nil
 }
 
-// untimedScaleEntries drops the time of scale entries, which
-// kube-apiserver's scale subresource does not keep.
-func untimedScaleEntries(d *object.Draft) {
-	for i := range d.Meta.ManagedFields {
-		if d.Meta.ManagedFields[i].Subresource == "scale" {
-			d.Meta.ManagedFields[i].Time = nil
-		}
+// replicasPath is the field of the object a Scale's spec.replicas is.
+func replicasPath(res *object.Resource) fieldpath.Path {
+	names := []string{"spec", "replicas"}
+	if res.Custom {
+		names = strings.Split(strings.TrimPrefix(res.CRD.Scale.SpecReplicasPath, "."), ".")
 	}
-	managedfields.SortEntries(d.Meta.ManagedFields)
+	p := make(fieldpath.Path, len(names))
+	for i, n := range names {
+		p[i] = fieldpath.Field(n)
+	}
+	return p
 }
 
 // applyScale runs a server-side apply of a Scale: the manager applies the

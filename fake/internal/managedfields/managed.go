@@ -92,14 +92,18 @@ func (m Managed) Encode() []metav1.ManagedFieldsEntry {
 	}
 	out := make([]metav1.ManagedFieldsEntry, 0, len(m))
 	for _, e := range m {
-		raw, _ := e.Fields.MarshalJSON()
-		out = append(out, metav1.ManagedFieldsEntry{
-			Manager: e.Manager, Operation: metav1.ManagedFieldsOperationType(e.Operation), APIVersion: e.APIVersion,
-			Time: e.Time, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: raw}, Subresource: e.Subresource,
-		})
+		out = append(out, e.encode())
 	}
 	SortEntries(out)
 	return out
+}
+
+func (e *Entry) encode() metav1.ManagedFieldsEntry {
+	raw, _ := e.Fields.MarshalJSON()
+	return metav1.ManagedFieldsEntry{
+		Manager: e.Manager, Operation: metav1.ManagedFieldsOperationType(e.Operation), APIVersion: e.APIVersion,
+		Time: e.Time, FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: raw}, Subresource: e.Subresource,
+	}
 }
 
 // SortEntries orders managedFields entries as kube-apiserver writes
