@@ -158,7 +158,9 @@
 // Convert serves them), the CustomResourceDefinition gets conversion
 // strategy Webhook, calling -webhook-service at /convert with
 // conversionReviewVersions [v1]. A spoke missing a method, two hubs, or
-// ConvertTo without a hub is an error.
+// ConvertTo without a hub is an error. The CustomResourceDefinition holds
+// every version, so generate all versions of a group in one run
+// (kubewire-gen ./api/...), not one version at a time.
 //
 // kube-apiserver refuses uniqueItems, so +kubebuilder:validation:UniqueItems
 // is an error: use +listType=set.

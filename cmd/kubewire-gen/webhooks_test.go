@@ -91,3 +91,22 @@ func TestWebhookAndConversionErrors(t *testing.T) {
 		})
 	}
 }
+
+// A spoke generated without its hub's package (kubewire-gen ./api/v2
+// alone) is told to generate the group's versions together, not to add a
+// Hub() method that is already there.
+func TestConversionHubNotInRun(t *testing.T) {
+	o := options{patterns: []string{"../../webhook/testdata/api/v2"}, crdDir: t.TempDir(), webhookDir: t.TempDir()}
+	_, err := generate(o)
+	if err == nil {
+		t.Fatal("no error for a spoke whose hub is not in the run")
+	}
+	for _, want := range []string{"version v2 converts through the hub v1.Gadget", "not in this run", "generate all versions of the group in one run"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q\nwant one containing %q", err, want)
+		}
+	}
+	if strings.Contains(err.Error(), "give the hub's type a Hub() method") {
+		t.Errorf("error %q asks for a Hub() method the hub already has", err)
+	}
+}

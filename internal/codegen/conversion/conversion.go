@@ -37,9 +37,14 @@ func Apply(c *apiextv1.CustomResourceDefinition, versions []*kinds.Kind, svc api
 	}
 	if hub == nil {
 		for _, k := range versions {
-			if hasMethod(k.Type, "ConvertTo") {
-				return fmt.Errorf("%s: version %s has ConvertTo but no version is the hub: give the hub's type a Hub() method", c.Name, k.Version)
+			if !hasMethod(k.Type, "ConvertTo") {
+				continue
 			}
+			if h := hubOutside(k.Type); h != nil {
+				return fmt.Errorf("%s: version %s converts through the hub %s.%s, whose package %s is not in this run: generate all versions of the group in one run, as in kubewire-gen ./api/...",
+					c.Name, k.Version, h.Pkg().Name(), h.Name(), h.Pkg().Path())
+			}
+			return fmt.Errorf("%s: version %s has ConvertTo but no version is the hub: give the hub's type a Hub() method, and generate all versions of the group in one run", c.Name, k.Version)
 		}
 		return nil
 	}
@@ -78,6 +83,25 @@ func isHub(tn *types.TypeName) bool {
 	}
 	sig := f.Type().(*types.Signature)
 	return sig.Params().Len() == 0 && sig.Results().Len() == 0
+}
+
+// hubOutside returns the hub that *tn's ConvertTo names, when that
+// parameter is a pointer to a type with a Hub() method: the hub exists
+// but its package was not among the versions given.
+func hubOutside(tn *types.TypeName) *types.TypeName {
+	sig := method(tn, "ConvertTo").Type().(*types.Signature)
+	if sig.Params().Len() != 1 {
+		return nil
+	}
+	p, ok := sig.Params().At(0).Type().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	n, ok := p.Elem().(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || !isHub(n.Obj()) {
+		return nil
+	}
+	return n.Obj()
 }
 
 func hasMethod(tn *types.TypeName, name string) bool { return method(tn, name) != nil }
