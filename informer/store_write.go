@@ -2,6 +2,7 @@ package informer
 
 import (
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/runtime/resourceversion"
 	"github.com/kubewire/kubewire/reflector"
 )
 
@@ -236,25 +237,9 @@ func (s *Store[T]) remove(ns, name string, obj T) {
 func (s *Store[T]) markStale() { s.objs.markStale() }
 
 // newer reports whether resourceVersion a is newer than b, both
-// comparable (positive decimal integers without leading zeros, which
-// Kubernetes 1.35 made every resourceVersion, KEP-5504); others are
-// never newer.
+// comparable (KEP-5504); others are never newer.
 func newer(a, b string) bool {
-	return integer(a) && integer(b) && (len(a) > len(b) || len(a) == len(b) && a > b)
-}
-
-// integer reports whether rv is a positive decimal integer without
-// leading zeros.
-func integer(rv string) bool {
-	if rv == "" || rv[0] == '0' {
-		return false
-	}
-	for i := 0; i < len(rv); i++ {
-		if rv[i] < '0' || rv[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return resourceversion.Comparable(a) && resourceversion.Comparable(b) && resourceversion.Less(b, a)
 }
 
 // sameUID reports whether two objects' UIDs are the same, or either has

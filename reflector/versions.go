@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/internal/runtime/errtext"
+	"github.com/kubewire/kubewire/internal/runtime/resourceversion"
 )
 
 // ErrResourceVersionWentBack is matched by the failure of a watch event
@@ -23,27 +24,13 @@ var ErrResourceVersionWentBack = errors.New("the server's resourceVersion went b
 // compare; when than is not one, nothing is compared. When than is one
 // and rv is not, rv is malformed: one server does not mix the two.
 func before(rv, than string) (older bool, err error) {
-	if rv == "" || !integer(than) {
+	if rv == "" || !resourceversion.Comparable(than) {
 		return false, nil
 	}
-	if !integer(rv) {
+	if !resourceversion.Comparable(rv) {
 		return false, fmt.Errorf("reflector: resourceVersion %q after %s: %w", errtext.Cut(rv), than, client.ErrMalformed)
 	}
-	return len(rv) < len(than) || len(rv) == len(than) && rv < than, nil
-}
-
-// integer reports whether rv is a comparable resourceVersion: a positive
-// decimal integer without leading zeros.
-func integer(rv string) bool {
-	if rv == "" || rv[0] == '0' {
-		return false
-	}
-	for i := 0; i < len(rv); i++ {
-		if rv[i] < '0' || rv[i] > '9' {
-			return false
-		}
-	}
-	return true
+	return resourceversion.Less(rv, than), nil
 }
 
 // notBefore fails when rv, from what, is older than than, or malformed.
