@@ -9,6 +9,23 @@ import (
 	"github.com/kubewire/kubewire/api/jsonwire"
 )
 
+// neighbours returns n copies of c and a neighbour of the same length,
+// head and tail (another middle past 16 bytes, another last byte under
+// 16), swapped in odd objects.
+func neighbours(c byte, n, obj int) (first, second string) {
+	s := strings.Repeat(string(c), n)
+	near := []byte(s)
+	if n > 16 {
+		near[n/2] = 'm'
+	} else {
+		near[n-1] = 'n'
+	}
+	if obj%2 == 1 {
+		return string(near), s
+	}
+	return s, string(near)
+}
+
 // Keys of every length a one-byte head holds, repeated across objects
 // and beside keys of the same length, first and last eight bytes that
 // differ elsewhere, decode as the JSON path decodes them: a key taken
@@ -22,19 +39,7 @@ func TestPlainDynamicKeysOfEveryLength(t *testing.T) {
 		}
 		b.WriteByte('{')
 		for n := 1; n <= 30; n++ {
-			key := strings.Repeat("k", n)
-			// a neighbour: the same length, head and tail, another middle
-			// past 16 bytes, another last byte under 16
-			near := []byte(key)
-			if n > 16 {
-				near[n/2] = 'm'
-			} else {
-				near[n-1] = 'n'
-			}
-			first, second := key, string(near)
-			if obj%2 == 1 {
-				first, second = second, first
-			}
+			first, second := neighbours('k', n, obj)
 			if n > 1 {
 				b.WriteByte(',')
 			}

@@ -88,17 +88,7 @@ func TestPlainDynamicValuesOfEveryLength(t *testing.T) {
 		}
 		b.WriteByte('[')
 		for n := 1; n <= 30; n++ {
-			value := strings.Repeat("v", n)
-			near := []byte(value)
-			if n > 16 {
-				near[n/2] = 'm'
-			} else {
-				near[n-1] = 'n'
-			}
-			first, second := value, string(near)
-			if obj%2 == 1 {
-				first, second = second, first
-			}
+			first, second := neighbours('v', n, obj)
 			if n > 1 {
 				b.WriteByte(',')
 			}
