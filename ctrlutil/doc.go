@@ -33,7 +33,9 @@
 //
 // SetControllerReference makes one object the controller of another,
 // which the garbage collector and controller.Owns both follow; it
-// refuses a second controller with ErrAlreadyOwned. Finalizer helpers
+// refuses a second controller with ErrAlreadyOwned; IsControlledBy tells
+// a Reconcile whether an object it found by name is its own to change
+// (sample-controller's metav1.IsControlledBy check). Finalizer helpers
 // change an object's own copy of the list, never a cached slice.
 //
 // # Conditions

@@ -48,6 +48,18 @@ func SetControllerReference(owner, obj client.Object) error {
 	return nil
 }
 
+// IsControlledBy tells whether owner is obj's controller: obj has an
+// ownerReference with controller set and owner's uid. It is the check a
+// Reconcile makes before changing an object it found by name (client-go's
+// metav1.IsControlledBy): one another controller, or a person, made is
+// not its to change. Like the garbage collector, it compares uids only, so
+// an owner deleted and created again under the same name does not
+// control what the old one made.
+func IsControlledBy(obj, owner client.Object) bool {
+	ref, ok := controller.ControllerOf(obj)
+	return ok && owner.GetUID() != "" && ref.UID == owner.GetUID()
+}
+
 // SetOwnerReference adds (or refreshes) an ownerReference to owner on
 // obj without making owner its controller (an existing controller flag
 // on that reference is kept). The same requirements as for

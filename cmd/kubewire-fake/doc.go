@@ -41,6 +41,10 @@
 // every stored object to it on exit. Objects are re-created through the
 // API: names, labels, specs, statuses and managed fields survive, uids,
 // resource versions and creation timestamps do not.
+// While a server runs it holds FILE.lock, and a second server with the
+// same --state waits for it to save and exit before loading: a script may
+// start a new one right after `kill $KUBEWIRE_FAKE_PID`, which returns
+// before the save.
 //
 // # Faults
 //

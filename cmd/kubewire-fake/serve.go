@@ -44,6 +44,11 @@ func serve(ctx context.Context, o options, stdout, stderr io.Writer) (err error)
 		return err
 	}
 	if o.state != "" {
+		release, err := lockState(ctx, o.state, stderr)
+		if err != nil {
+			return err
+		}
+		defer release() // after the save below
 		n, err := loadState(ctx, local, o.state)
 		if err != nil {
 			return err

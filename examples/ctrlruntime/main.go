@@ -12,6 +12,12 @@
 // and deletes the first, printing what the controller wrote.
 //
 //	go run ./examples/ctrlruntime
+//
+// reconciler_test.go tests the Reconcile as a controller-runtime user
+// would with envtest and the fake client's interceptors, with kubewire's
+// tools: the fake server in memory inside a testing/synctest bubble, a
+// 409 injected on the status write, dropped watches, Events read from the
+// server, and the requests sent, as client-go's Actions() lists them.
 package main
 
 import (

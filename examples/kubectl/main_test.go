@@ -1,0 +1,156 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubewire/kubewire/fake"
+	"github.com/kubewire/kubewire/fake/fakeclient"
+)
+
+// kubeconfigWith writes a kubeconfig with two contexts: "fake" (the
+// fake server, namespace web) and "down" (a port nothing listens on).
+func kubeconfigWith(t *testing.T, srv *fake.Server) string {
+	t.Helper()
+	cfg := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: fake
+  cluster: {server: %s, certificate-authority-data: %s}
+- name: down
+  cluster: {server: "https://127.0.0.1:1"}
+users:
+- name: fake
+  user: {token: %s}
+contexts:
+- name: fake
+  context: {cluster: fake, user: fake, namespace: web}
+- name: down
+  context: {cluster: down, user: fake}
+current-context: down
+`, srv.URL(), base64.StdEncoding.EncodeToString(srv.CACertPEM()), srv.Token())
+	path := filepath.Join(t.TempDir(), "kubeconfig")
+	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// kubectl runs one command on the "fake" context and returns its output.
+func kubectl(t *testing.T, ctx context.Context, kubeconfig string, args ...string) string {
+	t.Helper()
+	var out bytes.Buffer
+	args = append([]string{"-kubeconfig", kubeconfig, "-context", "fake"}, args...)
+	if err := run(ctx, args, &out); err != nil {
+		t.Fatalf("kubectl %s: %v", strings.Join(args[4:], " "), err)
+	}
+	return out.String()
+}
+
+// Every command against the fake server over HTTPS, through a
+// kubeconfig of several contexts.
+func TestCommands(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	// A guard against a hang, not a speed bound.
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+
+	got := kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml", "-field-manager", "tester")
+	want := "namespaces/web serverside-applied\nconfigmaps/web-config serverside-applied\ndeployments/web serverside-applied\n"
+	if got != want {
+		t.Errorf("apply printed\n%s\nwant\n%s", got, want)
+	}
+
+	// The context's namespace (web) is the default; -o wide adds the
+	// server's priority-1 columns.
+	narrow := kubectl(t, ctx, kc, "get", "deploy")
+	wide := kubectl(t, ctx, kc, "get", "deployments.apps", "-o", "wide")
+	if strings.Contains(narrow, "IMAGES") || !strings.Contains(wide, "IMAGES") || !strings.Contains(wide, "nginx:1.27") {
+		t.Errorf("get deploy printed\n%s\n-o wide printed\n%s\nwant IMAGES only in the wide one", narrow, wide)
+	}
+	all := kubectl(t, ctx, kc, "get", "cm", "-A", "-l", "app=web")
+	if !strings.HasPrefix(all, "NAMESPACE") || !strings.Contains(all, "web-config") || strings.Contains(all, "kube-root-ca") {
+		t.Errorf("get cm -A -l app=web printed\n%s", all)
+	}
+
+	kubectl(t, ctx, kc, "patch", "cm", "web-config", "-type", "json", "-p", `[{"op":"add","path":"/data/json","value":"1"}]`)
+	kubectl(t, ctx, kc, "patch", "cm", "web-config", "-type", "merge", "-p", `{"data":{"merge":"1"}}`)
+	kubectl(t, ctx, kc, "patch", "deploy", "web", "-p", `{"spec":{"template":{"spec":{"containers":[{"name":"web","image":"nginx:1.28"}]}}}}`)
+	if got := kubectl(t, ctx, kc, "get", "cm", "web-config"); !strings.Contains(got, "web-config   3") {
+		t.Errorf("after two patches the ConfigMap has\n%s\nwant 3 keys", got)
+	}
+	if got := kubectl(t, ctx, kc, "get", "deploy", "-o", "wide"); !strings.Contains(got, "nginx:1.28") {
+		t.Errorf("after the strategic merge patch\n%s\nwant image nginx:1.28", got)
+	}
+
+	// A second apply by another manager of a field tester owns conflicts,
+	// and -force-conflicts takes it over.
+	other := filepath.Join(t.TempDir(), "cm.yaml")
+	if err := os.WriteFile(other, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: web-config, namespace: web}\ndata: {greeting: bye}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	err := run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "apply", "-f", other, "-field-manager", "other"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "conflict") {
+		t.Errorf("apply of a field another manager owns: %v, want a conflict", err)
+	}
+	kubectl(t, ctx, kc, "apply", "-f", other, "-field-manager", "other", "-force-conflicts")
+
+	// With foreground propagation the Deployment is gone only once its
+	// dependents are; delete waits for that.
+	if got := kubectl(t, ctx, kc, "delete", "deploy", "web", "-cascade", "foreground"); got != "deployments \"web\" deleted\ndeployments \"web\" gone\n" {
+		t.Errorf("delete printed %q", got)
+	}
+	if got := kubectl(t, ctx, kc, "get", "deploy"); got != "No resources found\n" {
+		t.Errorf("get after delete printed %q", got)
+	}
+
+	// The kubeconfig's current context is down: without -context the
+	// command fails to connect, after three tries (the client's default
+	// policy makes ten, over about 37 seconds).
+	err = run(ctx, []string{"-kubeconfig", kc, "get", "cm"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "after 3 tries") {
+		t.Errorf("get on the down context: %v, want a failure after 3 tries", err)
+	}
+}
+
+// get -w prints the table, then each change until its ctx ends.
+func TestGetWatch(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+	kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml")
+
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	pr, pw := newLines()
+	done := make(chan error)
+	go func() {
+		done <- run(watchCtx, []string{"-kubeconfig", kc, "-context", "fake", "get", "cm", "-l", "app=web", "-w"}, pw)
+	}()
+	if line := pr.next(ctx); !strings.HasPrefix(line, "NAME") {
+		t.Fatalf("first line %q, want the table's header", line)
+	}
+	if line := pr.next(ctx); !strings.HasPrefix(line, "web-config") {
+		t.Fatalf("second line %q, want web-config's row", line)
+	}
+	kubectl(t, ctx, kc, "patch", "cm", "web-config", "-type", "merge", "-p", `{"data":{"a":"1"}}`)
+	if line := pr.next(ctx); line != "MODIFIED web/web-config" {
+		t.Errorf("after a patch the watch printed %q", line)
+	}
+	stopWatch()
+	if err := <-done; err != nil {
+		t.Errorf("get -w ended with %v", err)
+	}
+	pw.Close()
+}
