@@ -61,11 +61,12 @@ func (r *Resource[T]) WaitForDeletion(ctx context.Context, name string) error {
 	return err
 }
 
-// Backoff between watches that end without an event, so a server that
-// ends every watch at once is not asked again in a tight loop.
+// Backoff before a watch or relist that follows a watch ended without
+// an event (at once, or refused with 410 Gone), so that a server doing
+// that every time is not asked again in a tight loop.
 const (
-	waitRewatchFirst = 100 * time.Millisecond
-	waitRewatchMax   = 10 * time.Second
+	waitRetryFirst = 100 * time.Millisecond
+	waitRetryMax   = 10 * time.Second
 )
 
 // wait lists and watches the object name, calling step on each of its
@@ -77,10 +78,18 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 		return last, err
 	}
 	fail := func(err error) (T, error) {
+		if ctx.Err() != nil {
+			err = context.Cause(ctx) // a request it ended says only "context canceled"
+		}
 		return last, fmt.Errorf("client: waiting for %s %q: %w", r, name, err)
 	}
 	sel := FieldSelector{}.Equals("metadata.name", name)
-	var delay time.Duration
+	var delay time.Duration // grows while watches end without an event
+	idle := func() error {
+		err := sleepCtx(ctx, delay)
+		delay = min(max(2*delay, waitRetryFirst), waitRetryMax)
+		return err
+	}
 	for {
 		// List: the current state and the version to watch from.
 		list, err := r.List(ctx, ListOptions{FieldSelector: sel})
@@ -100,19 +109,16 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 		// Watch from rv, resuming ended watches, until a 410 asks to relist.
 		for {
 			w, err := r.Watch(ctx, WatchOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
-			if errors.Is(err, ErrExpired) {
-				break
-			}
-			if err != nil {
+			if err != nil && !errors.Is(err, ErrExpired) {
 				return fail(err)
 			}
 			events := 0
-			var ended error
+			ended := err
 			for ended == nil {
 				ev, err := w.Next()
 				if err != nil {
 					ended = err
-					continue
+					break
 				}
 				events++
 				rv = ev.ResourceVersion
@@ -127,25 +133,23 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 					return last, err
 				}
 			}
-			w.Close()
-			switch {
-			case ctx.Err() != nil:
-				return fail(context.Cause(ctx))
-			case errors.Is(ended, ErrExpired):
-			case errors.Is(ended, io.EOF), errors.Is(ended, ErrConnectionLost):
-				if events == 0 {
-					if err := sleepCtx(ctx, delay); err != nil {
-						return fail(err)
-					}
-					delay = min(max(2*delay, waitRewatchFirst), waitRewatchMax)
-				} else {
-					delay = 0
-				}
-				continue
-			default:
+			if w != nil {
+				w.Close()
+			}
+			if ctx.Err() != nil {
+				return fail(ctx.Err())
+			}
+			if !errors.Is(ended, ErrExpired) && !errors.Is(ended, io.EOF) && !errors.Is(ended, ErrConnectionLost) {
 				return fail(ended)
 			}
-			break // relist
+			if events > 0 {
+				delay = 0
+			} else if err := idle(); err != nil {
+				return fail(err)
+			}
+			if errors.Is(ended, ErrExpired) {
+				break // relist
+			}
 		}
 	}
 }
