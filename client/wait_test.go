@@ -11,6 +11,7 @@ import (
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/fake"
 )
 
@@ -58,6 +59,7 @@ func create(t *testing.T, cms *Resource[*corev1.ConfigMap], name string, v int) 
 }
 
 func TestWaitForAlreadyTrue(t *testing.T) {
+	noLeaks := leakCheck(t)
 	_, c, rec := startFakeWire(t, wireOptions{})
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
 	create(t, cms, "ready", 3)
@@ -70,6 +72,7 @@ func TestWaitForAlreadyTrue(t *testing.T) {
 	if n := rec.count() - before; n != 1 {
 		t.Errorf("%d requests for a condition already true, want 1 (the list)", n)
 	}
+	noLeaks(c) // the server is still up: a watch left open would show
 }
 
 func TestWaitForBecomesTrue(t *testing.T) {
@@ -82,6 +85,7 @@ func TestWaitForBecomesTrue(t *testing.T) {
 		{"watches the server ends", func(s *fake.Server) { s.Faults().DropWatchesAfter(1) }},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			noLeaks := leakCheck(t)
 			srv, c := startFake(t, fake.Options{}, Config{})
 			cms := For[*corev1.ConfigMap](c).Namespace("default")
 			create(t, cms, "cm", 0)
@@ -98,6 +102,7 @@ func TestWaitForBecomesTrue(t *testing.T) {
 			if want := []int{0, 1, 2, 3}; !slices.Equal(seen, want) {
 				t.Errorf("cond saw versions %v, want %v", seen, want)
 			}
+			noLeaks(c)
 		})
 	}
 }
@@ -105,6 +110,7 @@ func TestWaitForBecomesTrue(t *testing.T) {
 // An object that does not exist yet, or is deleted while waiting, is
 // waited through: cond sees the one created after.
 func TestWaitForThroughAbsence(t *testing.T) {
+	noLeaks := leakCheck(t)
 	_, c := startFake(t, fake.Options{}, Config{})
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
 	first := create(t, cms, "cm", 0)
@@ -129,6 +135,7 @@ func TestWaitForThroughAbsence(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
+	noLeaks(c) // the server is still up: a watch left open would show
 }
 
 func TestWaitForDeletion(t *testing.T) {
@@ -161,13 +168,17 @@ func TestWaitForDeletion(t *testing.T) {
 }
 
 func TestWaitForEnds(t *testing.T) {
+	noLeaks := leakCheck(t)
 	errBroken := errors.New("broken")
 	srv, c := startFake(t, fake.Options{}, Config{})
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
 	create(t, cms, "cm", 0)
 
+	// The subtests wait with the test's context, not their own, which
+	// would close a watch WaitFor left open when they end.
+	ctx := t.Context()
 	t.Run("ctx", func(t *testing.T) {
-		ctx, cancel := context.WithCancel(t.Context())
+		ctx, cancel := context.WithCancel(ctx)
 		var seen []int
 		got, err := cms.WaitFor(ctx, "cm", versionAtLeast(9, &seen, cancel))
 		if !errors.Is(err, context.Canceled) {
@@ -179,7 +190,7 @@ func TestWaitForEnds(t *testing.T) {
 	})
 	t.Run("cond error", func(t *testing.T) {
 		calls := 0
-		_, err := cms.WaitFor(t.Context(), "cm", func(cm *corev1.ConfigMap) (bool, error) {
+		_, err := cms.WaitFor(ctx, "cm", func(cm *corev1.ConfigMap) (bool, error) {
 			calls++
 			if calls == 1 {
 				update(t, cms, "cm", 1)
@@ -194,22 +205,42 @@ func TestWaitForEnds(t *testing.T) {
 	t.Run("forbidden", func(t *testing.T) {
 		srv.Faults().FailNext(1, http.StatusForbidden, 0)
 		defer srv.Faults().Clear()
-		_, err := cms.WaitFor(t.Context(), "cm", func(*corev1.ConfigMap) (bool, error) { return true, nil })
+		_, err := cms.WaitFor(ctx, "cm", func(*corev1.ConfigMap) (bool, error) { return true, nil })
 		if !errors.Is(err, ErrForbidden) {
 			t.Errorf("error %v, want ErrForbidden", err)
 		}
 	})
+	t.Run("forbidden watch", func(t *testing.T) {
+		remove := srv.Faults().Add(fake.Fault{Match: fake.Match{Verbs: []string{"watch"}}, Code: http.StatusForbidden})
+		defer remove()
+		_, err := cms.WaitFor(ctx, "cm", func(*corev1.ConfigMap) (bool, error) { return false, nil })
+		if !errors.Is(err, ErrForbidden) {
+			t.Errorf("error %v, want ErrForbidden", err)
+		}
+	})
+	t.Run("resource not served", func(t *testing.T) {
+		widgets := Dynamic(c, GroupVersionResource{Group: "example.com", Version: "v1", Resource: "widgets"}).Namespace("default")
+		_, err := widgets.WaitFor(ctx, "w", func(*unstructured.Unstructured) (bool, error) { return true, nil })
+		if !errors.Is(err, ErrNotFound) {
+			t.Errorf("error %v, want ErrNotFound", err)
+		}
+		if err := widgets.WaitForDeletion(ctx, "w"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("WaitForDeletion: error %v, want ErrNotFound, not \"already gone\"", err)
+		}
+	})
 	t.Run("bad name", func(t *testing.T) {
-		_, err := cms.WaitFor(t.Context(), "a/b", func(*corev1.ConfigMap) (bool, error) { return true, nil })
+		_, err := cms.WaitFor(ctx, "a/b", func(*corev1.ConfigMap) (bool, error) { return true, nil })
 		if !errors.Is(err, ErrInvalidOptions) {
 			t.Errorf("error %v, want ErrInvalidOptions", err)
 		}
 	})
+	noLeaks(c) // the server is still up: a watch left open would show
 }
 
 // A server restart ends the watch and refuses to resume it (410 Gone):
 // WaitFor relists, then sees a write through its new watch.
 func TestWaitForServerRestart(t *testing.T) {
+	noLeaks := leakCheck(t)
 	srv, c, rec, watching := startFakeSignallingWatches(t)
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
 	create(t, cms, "cm", 0)
@@ -252,6 +283,7 @@ func TestWaitForServerRestart(t *testing.T) {
 	if lists < 2 {
 		t.Errorf("%d lists, want a relist after the restart", lists)
 	}
+	noLeaks(c) // the server is still up: a watch left open would show
 }
 
 // startFakeSignallingWatches is startFakeWire with a channel that
