@@ -47,6 +47,17 @@ func (r *Resource[T]) WaitFor(ctx context.Context, name string, cond func(T) (bo
 // that object (by UID) is deleted, even if one of the same name is
 // created after it. Watches are resumed and relisted as in WaitFor; it
 // ends with ctx or an error of List or Watch.
+//
+//	if err := pods.Delete(ctx, "web-0", client.DeleteOptions{}); err != nil {
+//		return err
+//	}
+//	if err := pods.WaitForDeletion(ctx, "web-0"); err != nil {
+//		return err
+//	}
+//
+// The object waited for is the one its first list finds: if a
+// controller (a StatefulSet's, say) may create one of the same name
+// between the delete and that list, it waits for the new one too.
 func (r *Resource[T]) WaitForDeletion(ctx context.Context, name string) error {
 	var uid types.UID
 	_, err := r.wait(ctx, name, func(obj T, exists bool) (bool, error) {

@@ -139,11 +139,15 @@ func TestWaitForThroughAbsence(t *testing.T) {
 }
 
 func TestWaitForDeletion(t *testing.T) {
-	_, c, _, watching := startFakeSignallingWatches(t)
+	_, c, rec, watching := startFakeSignallingWatches(t)
 	noLeaks := leakCheck(t)
 	cms := For[*corev1.ConfigMap](c).Namespace("default")
+	before := rec.count()
 	if err := cms.WaitForDeletion(t.Context(), "absent"); err != nil {
 		t.Fatalf("absent: %v", err)
+	}
+	if n := rec.count() - before; n != 1 {
+		t.Errorf("%d requests for an object already gone, want 1 (the list)", n)
 	}
 	create(t, cms, "cm", 0)
 	// Deleted, and one of the same name created at once: the one waited
