@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
+	"syscall"
 	"time"
 
 	"github.com/kubewire/kubewire/api/types"
@@ -22,10 +24,14 @@ import (
 //
 // A watch the server ends, or whose connection breaks, is resumed from
 // the last resourceVersion seen; a 410 Gone (history compacted, server
-// restarted) relists. WaitFor ends with ctx, with cond's first error, or
-// with an error of List or Watch (ErrForbidden, ErrNotFound for a
-// resource the server does not serve, ...). On error it returns the last
-// state seen, or the zero T when it saw none.
+// restarted) relists. Failures the server may get over (429, 500, 503,
+// 504, a refused connection) are waited through once the client's own
+// retries give up, with a backoff capped at 10s. WaitFor ends with ctx
+// (its error then also wraps the last such failure, if the outage
+// lasted until then), with cond's first error, returned as is, or with
+// any other error of List or Watch, at once (ErrForbidden, ErrNotFound
+// for a resource the server does not serve, ...). On error it returns
+// the last state seen, or the zero T when it saw none.
 //
 //	pod, err := pods.WaitFor(ctx, "web-0", func(p *corev1.Pod) (bool, error) {
 //		return p.Status.Phase == corev1.PodRunning, nil
@@ -72,9 +78,10 @@ func (r *Resource[T]) WaitForDeletion(ctx context.Context, name string) error {
 	return err
 }
 
-// Backoff before a watch or relist that follows a watch ended without
-// an event (at once, or refused with 410 Gone), so that a server doing
-// that every time is not asked again in a tight loop.
+// Backoff before a request that follows a failure the server may get
+// over (a 503, a refused connection) or a watch that ended without an
+// event (at once, or refused with 410 Gone), so that a server doing that
+// every time is not asked again in a tight loop. An event resets it.
 const (
 	waitRetryFirst = 100 * time.Millisecond
 	waitRetryMax   = 10 * time.Second
@@ -88,25 +95,42 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 	if err := checkName("name", name); err != nil {
 		return last, err
 	}
+	var transient error // the last failure being waited through
 	fail := func(err error) (T, error) {
 		if ctx.Err() != nil {
 			err = context.Cause(ctx) // a request it ended says only "context canceled"
+			if transient != nil {
+				err = fmt.Errorf("%w; the last request failed: %w", err, transient)
+			}
 		}
 		return last, fmt.Errorf("client: waiting for %s %q: %w", r, name, err)
 	}
 	sel := FieldSelector{}.Equals("metadata.name", name)
-	var delay time.Duration // grows while watches end without an event
-	idle := func() error {
+	var delay time.Duration
+	backOff := func() error {
 		err := sleepCtx(ctx, delay)
 		delay = min(max(2*delay, waitRetryFirst), waitRetryMax)
 		return err
+	}
+	// waitThrough returns nil, after a backoff, for a failure worth
+	// trying again, and err otherwise.
+	waitThrough := func(err error) error {
+		if ctx.Err() != nil || !waitTransient(err) {
+			return err
+		}
+		transient = err
+		return backOff()
 	}
 	for {
 		// List: the current state and the version to watch from.
 		list, err := r.List(ctx, ListOptions{FieldSelector: sel})
 		if err != nil {
-			return fail(err)
+			if err := waitThrough(err); err != nil {
+				return fail(err)
+			}
+			continue
 		}
+		transient = nil
 		exists := false
 		for _, obj := range list.Items {
 			if obj.GetName() == name { // a server ignoring the selector sends others too
@@ -120,9 +144,6 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 		// Watch from rv, resuming ended watches, until a 410 asks to relist.
 		for {
 			w, err := r.Watch(ctx, WatchOptions{FieldSelector: sel, ResourceVersion: rv, AllowWatchBookmarks: true})
-			if err != nil && !errors.Is(err, ErrExpired) {
-				return fail(err)
-			}
 			events := 0
 			ended := err
 			for ended == nil {
@@ -132,6 +153,7 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 					break
 				}
 				events++
+				transient = nil
 				rv = ev.ResourceVersion
 				if ev.Type == Bookmark || ev.Object.GetName() != name {
 					continue
@@ -147,22 +169,43 @@ func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, ex
 			if w != nil {
 				w.Close()
 			}
-			if ctx.Err() != nil {
-				return fail(ctx.Err())
-			}
-			if !errors.Is(ended, ErrExpired) && !errors.Is(ended, io.EOF) && !errors.Is(ended, ErrConnectionLost) {
-				return fail(ended)
-			}
 			if events > 0 {
 				delay = 0
-			} else if err := idle(); err != nil {
-				return fail(err)
+			}
+			switch {
+			case ctx.Err() != nil:
+				return fail(ctx.Err())
+			case errors.Is(ended, ErrExpired), errors.Is(ended, io.EOF):
+				// Ended by the server: a backoff only if it sent nothing.
+				if events == 0 {
+					if err := backOff(); err != nil {
+						return fail(err)
+					}
+				}
+			default:
+				if err := waitThrough(ended); err != nil {
+					return fail(err)
+				}
 			}
 			if errors.Is(ended, ErrExpired) {
 				break // relist
 			}
 		}
 	}
+}
+
+// waitTransient reports whether err is a failure WaitFor waits through:
+// the server overloaded or restarting (429, 500, 503, 504), or the
+// connection refused or broken. The client's own retries of the request
+// have given up by then; WaitFor goes on until its ctx ends.
+func waitTransient(err error) bool {
+	for _, e := range []error{ErrTooManyRequests, ErrInternal, ErrServiceUnavailable, ErrServerTimeout, ErrConnectionLost, syscall.ECONNREFUSED} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	var op *net.OpError
+	return errors.As(err, &op) && op.Op == "dial"
 }
 
 // sleepCtx waits for d or until ctx ends, returning ctx's cause then.
