@@ -38,7 +38,8 @@ import (
 //	})
 //
 // It needs list and watch permission, not get. r must not be a
-// subresource.
+// subresource, and must have a namespace (Resource.Namespace) if the
+// resource is namespaced.
 func (r *Resource[T]) WaitFor(ctx context.Context, name string, cond func(T) (bool, error)) (T, error) {
 	return r.wait(ctx, name, func(obj T, exists bool) (bool, error) {
 		if !exists {
@@ -92,7 +93,7 @@ const (
 // fails.
 func (r *Resource[T]) wait(ctx context.Context, name string, step func(obj T, exists bool) (bool, error)) (T, error) {
 	var last T
-	if err := checkName("name", name); err != nil {
+	if _, err := r.objectPath(r.namespace, name); err != nil { // a bad name, or no namespace for a namespaced resource
 		return last, err
 	}
 	var transient error // the last failure being waited through

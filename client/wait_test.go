@@ -232,6 +232,13 @@ func TestWaitForEnds(t *testing.T) {
 			t.Errorf("WaitForDeletion: error %v, want ErrNotFound, not \"already gone\"", err)
 		}
 	})
+	t.Run("no namespace", func(t *testing.T) {
+		// It would list every namespace's "cm" as one object.
+		_, err := For[*corev1.ConfigMap](c).WaitFor(ctx, "cm", func(*corev1.ConfigMap) (bool, error) { return true, nil })
+		if !errors.Is(err, ErrInvalidOptions) {
+			t.Errorf("error %v, want ErrInvalidOptions", err)
+		}
+	})
 	t.Run("bad name", func(t *testing.T) {
 		_, err := cms.WaitFor(ctx, "a/b", func(*corev1.ConfigMap) (bool, error) { return true, nil })
 		if !errors.Is(err, ErrInvalidOptions) {
