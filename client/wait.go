@@ -52,8 +52,9 @@ func (r *Resource[T]) WaitFor(ctx context.Context, name string, cond func(T) (bo
 // WaitForDeletion blocks until the object name does not exist: it
 // returns nil at once when there is no such object, and otherwise when
 // that object (by UID) is deleted, even if one of the same name is
-// created after it. Watches are resumed and relisted as in WaitFor; it
-// ends with ctx or an error of List or Watch.
+// created after it. Watches are resumed and relisted, and outages
+// waited through, as in WaitFor; it ends with ctx or any other error of
+// List or Watch.
 //
 //	if err := pods.Delete(ctx, "web-0", client.DeleteOptions{}); err != nil {
 //		return err
