@@ -368,10 +368,6 @@ type genKnownDifference struct {
 
 // genKnownDifferences are the differences the fake keeps, with why.
 var genKnownDifferences = []genKnownDifference{
-	{"kube-apiserver creates a missing Service on a write to its status (the status strategy inherits create on update), without a cluster IP; the fake answers 404",
-		func(st *step, real, fake genCompared) bool {
-			return strings.Contains(st.path, "/services/") && strings.Contains(st.path, "/status") && real.Answer.Code == 201 && fake.Answer.Code == 404
-		}},
 	{"kube-apiserver's watch cache serves a read that does not wait (resourceVersion=0, or an older version than the cache's) a moment behind the write just made: it misses that write, where the fake, whose reads are synchronous, has it",
 		func(st *step, real, fake genCompared) bool {
 			cacheRead := !st.stream && st.method == "GET" && (strings.Contains(st.path, "resourceVersion=0") ||

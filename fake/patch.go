@@ -65,7 +65,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			storedRV = cur.RV
 		}
 		if cur == nil {
-			if pt != patch.TypeApply || r.Subresource != "" {
+			if pt != patch.TypeApply || r.Subresource != "" && !updateMayCreate(res, r.Subresource) {
 				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true

@@ -165,7 +165,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if cur != nil {
 			storedRV = cur.RV
 		}
-		if cur == nil && d.Meta.UID != "" && r.Subresource == "" && createOnUpdate[res.Key()] {
+		if cur == nil && d.Meta.UID != "" && updateMayCreate(res, r.Subresource) {
 			// Where an update may create, the storage checks the uid
 			// precondition against an empty object before the update
 			// finds it missing.
