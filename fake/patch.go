@@ -122,6 +122,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
+		if managedfields.IsReset(sent) {
+			next.Meta.ManagedFields = nil // (recorded below from sent)
+		}
 		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}

@@ -206,6 +206,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
+		if managedfields.IsReset(sent) {
+			next.Meta.ManagedFields = nil // (recorded below from sent)
+		}
 		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
