@@ -25,13 +25,21 @@ var createOnUpdate = map[string]bool{
 	"rbac.authorization.k8s.io/rolebindings":        true,
 }
 
+// updateMayCreate says whether an update of res's subresource sub
+// creates a missing object (an apply of the main resource always may).
+// A status update or apply does where the main resource's update does: the status strategies inherit create on update (of those
+// resources only Services have a status); no other subresource creates.
+func updateMayCreate(res *object.Resource, sub string) bool {
+	return (sub == "" || sub == "status") && createOnUpdate[res.Key()]
+}
+
 // createByUpdate creates the object an update of a missing object names
 // when its resource allows it (ok), as kube-apiserver does: a create
 // whose managedFields entry is the manager's Update. An update naming a
 // uid goes on to fail its precondition.
 func (s *Server) createByUpdate(d *object.Draft, r *request.Request, o request.WriteOptions) (writeResult, *apierr.Error, bool) {
 	res := d.Res
-	if r.Subresource != "" || !createOnUpdate[res.Key()] || d.Meta.UID != "" || s.store.Get(res, object.Key(r.Namespace, r.Name)) != nil {
+	if !updateMayCreate(res, r.Subresource) || d.Meta.UID != "" || s.store.Get(res, object.Key(r.Namespace, r.Name)) != nil {
 		return writeResult{}, nil, false
 	}
 	if aerr := checkURLName(d.Meta.Name, r.Name); aerr != nil {
@@ -47,7 +55,7 @@ func (s *Server) createByUpdate(d *object.Draft, r *request.Request, o request.W
 		d.Meta.ResourceVersion = ""
 	}
 	wipeSystemFields(d.Meta)
-	if err := managedfields.RecordUpdate(s.endpoint(res, ""), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
+	if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), nil, d.Meta.ManagedFields, d, o.Manager); err != nil {
 		return writeResult{}, apierr.Internal(err), true
 	}
 	wr, aerr := s.create(d, r.Namespace, o.DryRun, admission.NewRequest(r, "create", o.DryRun, o.Manager, o.UserAgent))

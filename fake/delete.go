@@ -354,6 +354,12 @@ func (s *Server) serveDeleteCollection(w http.ResponseWriter, req *http.Request,
 		request.WriteError(w, req, aerr)
 		return
 	}
+	if opts.RV != "0" && watchCached(r.Res) {
+		// kube-apiserver lists what it deletes as a list does: a
+		// consistent read, which brings the watch cache up to date.
+		n, _ := strconv.ParseUint(opts.RV, 10, 64)
+		s.store.Freshen(r.Res, n)
+	}
 	snap, _, _ := s.store.Snapshot(r.Res, 0)
 	lo, hi := storage.NamespaceRange(snap, r.Namespace)
 	var deleted []*object.Stored

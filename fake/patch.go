@@ -65,7 +65,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 			storedRV = cur.RV
 		}
 		if cur == nil {
-			if pt != patch.TypeApply || r.Subresource != "" {
+			if pt != patch.TypeApply || r.Subresource != "" && !updateMayCreate(res, r.Subresource) {
 				return "", nil, apierr.NotFound(res.Kind, r.Name)
 			}
 			created = true
@@ -121,6 +121,9 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		call := admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent)
 		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
+		}
+		if managedfields.IsReset(sent) {
+			next.Meta.ManagedFields = nil // (recorded below from sent)
 		}
 		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr

@@ -92,6 +92,14 @@ func (s *Server) patchScale(req *http.Request, r *request.Request) (*object.Stor
 // kube-apiserver's scale subresource does (an Update entry of
 // subresource "scale" without a time).
 func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error)) (*object.Stored, *apierr.Error) {
+	return s.scaleWrite(r, o, next, func(entries []metav1.ManagedFieldsEntry, before, after int64) ([]metav1.ManagedFieldsEntry, error) {
+		return managedfields.ScaleUpdate(entries, r.Res.Kind.APIVersion(), replicasPath(r.Res), o.Manager, before, after)
+	})
+}
+
+// scaleWrite is scaleTo with the managedFields of the write from record,
+// given the stored ones and the replicas before and after.
+func (s *Server) scaleWrite(r *request.Request, o request.WriteOptions, next func(*autoscalingv1.Scale) (*autoscalingv1.Scale, error), record func(entries []metav1.ManagedFieldsEntry, before, after int64) ([]metav1.ManagedFieldsEntry, error)) (*object.Stored, *apierr.Error) {
 	res := r.Res
 	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
@@ -136,7 +144,7 @@ func (s *Server) scaleTo(r *request.Request, o request.WriteOptions, next func(*
 		if changed && res.Generation {
 			d.Meta.Generation++
 		}
-		entries, err := managedfields.ScaleUpdate(old.Meta.ManagedFields, res.Kind.APIVersion(), replicasPath(res), o.Manager, int64(curScale.Spec.Replicas), int64(sc.Spec.Replicas))
+		entries, err := record(old.Meta.ManagedFields, int64(curScale.Spec.Replicas), int64(sc.Spec.Replicas))
 		if err != nil {
 			return "", nil, err
 		}
@@ -162,8 +170,9 @@ func replicasPath(res *object.Resource) fieldpath.Path {
 	return p
 }
 
-// applyScale runs a server-side apply of a Scale: the manager applies the
-// object's replicas field.
+// applyScale runs a server-side apply of a Scale: the manager applies
+// the object's replicas field, its ownership worked out on the Scale as
+// kube-apiserver's scale handler does (see managedfields.ScaleApply).
 func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOptions) (*object.Stored, *apierr.Error) {
 	applied, aerr := patch.DecodeApplied(body)
 	if aerr != nil {
@@ -173,38 +182,29 @@ func (s *Server) applyScale(r *request.Request, body []byte, o request.WriteOpti
 		k, _ := applied["kind"].(string)
 		return nil, apierr.BadRequest("invalid object type: " + patch.GvkString(v, k))
 	}
-	replicas, _, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas")
-	res := r.Res
-	path := []string{"spec", "replicas"}
-	if res.Custom {
-		path = strings.Split(strings.TrimPrefix(res.CRD.Scale.SpecReplicasPath, "."), ".")
-	}
-	config := map[string]any{"apiVersion": res.Kind.APIVersion(), "kind": res.Kind.Kind, "metadata": map[string]any{"name": r.Name}}
-	if replicas != nil {
-		_ = unstructured.SetNestedField(config, replicas, path...)
-	}
-	var unknown []string
-	obj, _, err := s.write(res, object.Key(r.Namespace, r.Name), o.DryRun, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
-		if cur == nil {
-			return "", nil, apierr.NotFound(res.Kind, r.Name)
-		}
-		old, err := res.DraftOf(cur)
-		if err != nil {
-			return "", nil, err
-		}
-		scaleReq := *r
-		scaleReq.Subresource = "scale"
-		d, err := s.patcher().Apply(&scaleReq, old, config, o, &unknown)
-		if err != nil {
-			return "", nil, err
-		}
-		if res.Generation && !object.SpecEqual(old, d) {
-			d.Meta.Generation++
-		}
-		return s.commitChange(cur, old, d, rv)
-	})
+	config, err := json.Marshal(applied)
 	if err != nil {
-		return nil, apierr.From(err)
+		return nil, apierr.BadRequest(err.Error())
 	}
-	return obj, nil
+	sc, aerr := s.decodeScale(codec.MediaTypeJSON, config)
+	if aerr != nil {
+		return nil, aerr
+	}
+	var replicas *int64
+	if _, found, _ := unstructured.NestedFieldNoCopy(applied, "spec", "replicas"); found {
+		n := int64(sc.Spec.Replicas)
+		replicas = &n
+	}
+	return s.scaleWrite(r, o, func(cur *autoscalingv1.Scale) (*autoscalingv1.Scale, error) {
+		if replicas == nil {
+			sc.Spec.Replicas = cur.Spec.Replicas
+		}
+		return sc, nil
+	}, func(entries []metav1.ManagedFieldsEntry, before, _ int64) ([]metav1.ManagedFieldsEntry, error) {
+		out, err := managedfields.ScaleApply(entries, r.Res.Kind.APIVersion(), replicasPath(r.Res), o.Manager, o.Force, before, replicas)
+		if conflicts, ok := err.(managedfields.ConflictError); ok {
+			return nil, patch.ApplyConflictError(conflicts)
+		}
+		return out, err
+	})
 }

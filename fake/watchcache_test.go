@@ -137,3 +137,26 @@ func TestWatchFromBeforeACustomResourceWasServedIsTooOld(t *testing.T) {
 		t.Errorf("Gadget watch from now: %s %v, want ADDED", typ, err)
 	}
 }
+
+// A delete collection lists what it deletes with a consistent read, which
+// brings the resource's watch cache to the newest version as a list
+// does: a resourceVersion=0 list after it answers that version. Found by
+// TestGeneratedSequences seed 91 (a Gizmo delete collection, then a Pod
+// watch from the Gizmos' resourceVersion=0 list: kube-apiserver sent
+// only the Pod's later events, the fake its create too).
+func TestDeleteCollectionFreshensTheWatchCache(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	c.createCM("a")
+	c.mustDo(http.StatusCreated, "POST", "/api/v1/namespaces/default/secrets", `{"metadata":{"name":"s1"}}`)
+	newest := c.listRV("/api/v1/namespaces/default/secrets", "")
+	c.mustDo(http.StatusOK, "DELETE", testCMs+"?labelSelector=none", "")
+	if got := c.listRV(testCMs, "resourceVersion=0"); got != newest {
+		t.Errorf("ConfigMaps at resourceVersion=0 after a delete collection: version %d, want %d (the newest)", got, newest)
+	}
+	// A delete collection of a resourceVersion=0 read does not wait.
+	c.mustDo(http.StatusCreated, "POST", "/api/v1/namespaces/default/secrets", `{"metadata":{"name":"s2"}}`)
+	c.mustDo(http.StatusOK, "DELETE", testCMs+"?labelSelector=none&resourceVersion=0", "")
+	if got := c.listRV(testCMs, "resourceVersion=0"); got != newest {
+		t.Errorf("ConfigMaps at resourceVersion=0 after a delete collection at 0: version %d, want %d", got, newest)
+	}
+}

@@ -165,7 +165,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if cur != nil {
 			storedRV = cur.RV
 		}
-		if cur == nil && d.Meta.UID != "" && r.Subresource == "" && createOnUpdate[res.Key()] {
+		if cur == nil && d.Meta.UID != "" && updateMayCreate(res, r.Subresource) {
 			// Where an update may create, the storage checks the uid
 			// precondition against an empty object before the update
 			// finds it missing.
@@ -205,6 +205,9 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		call := admission.NewRequest(r, r.Verb, o.DryRun, o.Manager, o.UserAgent)
 		if aerr := s.admission.Mutate(next, old, call); aerr != nil {
 			return "", nil, aerr
+		}
+		if managedfields.IsReset(sent) {
+			next.Meta.ManagedFields = nil // (recorded below from sent)
 		}
 		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr

@@ -238,6 +238,13 @@ func (c *Chain) AdmitCreate(d *object.Draft, call *Request, view storage.View) *
 	if r.Generation {
 		d.Meta.Generation = 1
 	}
-	c.Strategy.PrepareCreate(d, call != nil)
+	via := strategy.Added
+	switch {
+	case call != nil && call.Subresource == "status":
+		via = strategy.StatusWrite
+	case call != nil:
+		via = strategy.API
+	}
+	c.Strategy.PrepareCreate(d, via)
 	return nil
 }

@@ -85,7 +85,7 @@ func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) Manag
 	if subresource {
 		return fromLive()
 	}
-	if sent != nil && (len(sent) == 0 || (len(sent) == 1 && isEmptyEntry(sent[0]))) {
+	if IsReset(sent) {
 		return Managed{}
 	}
 	m, err := Decode(sent)
@@ -93,6 +93,13 @@ func baseManaged(live, sent []metav1.ManagedFieldsEntry, subresource bool) Manag
 		return fromLive()
 	}
 	return m
+}
+
+// IsReset says whether managedFields a request sent strip the object's:
+// an empty list, or one empty entry. The field manager handles them
+// before validation sees them.
+func IsReset(sent []metav1.ManagedFieldsEntry) bool {
+	return sent != nil && (len(sent) == 0 || (len(sent) == 1 && isEmptyEntry(sent[0])))
 }
 
 func isEmptyEntry(e metav1.ManagedFieldsEntry) bool {

@@ -84,3 +84,81 @@ func ScaleUpdate(entries []metav1.ManagedFieldsEntry, apiVersion string, replica
 	SortEntries(out)
 	return out, nil
 }
+
+// ScaleApply returns the managedFields of an object after manager
+// applied its scale subresource at apiVersion, replicas going from
+// before to applied (nil: the configuration leaves replicas out), or the
+// conflicts the apply has, named as the Scale's field manager names
+// them. As for ScaleUpdate, the entries owning replicas move to
+// autoscaling/v1, where an Update entry's identity changes, and back;
+// when none owns them and replicas are not 0, the Scale's first apply
+// records them as "before-first-apply"'s. An entry the move brings back
+// under a new identity (the applier's included) takes no time.
+func ScaleApply(entries []metav1.ManagedFieldsEntry, apiVersion string, replicas fieldpath.Path, manager string, force bool, before int64, applied *int64) ([]metav1.ManagedFieldsEntry, error) {
+	parent, err := Decode(entries)
+	if err != nil {
+		return nil, err
+	}
+	group := apiGroup(apiVersion)
+	scale := Managed{}
+	for _, id := range parent.identities() {
+		e := parent[id]
+		if apiGroup(e.APIVersion) != group || !e.Fields.Has(replicas) {
+			continue
+		}
+		c := Entry{Manager: e.Manager, Operation: e.Operation, APIVersion: scaleAPIVersion, Subresource: e.Subresource}
+		scale[c.identity()] = &c
+	}
+	if len(scale) == 0 && before != 0 {
+		first := &Entry{Manager: "before-first-apply", Operation: OperationUpdate, APIVersion: scaleAPIVersion, Subresource: "scale"}
+		scale[first.identity()] = first
+	}
+	writer := identity(manager, OperationApply, "", "scale")
+	if applied != nil && *applied != before {
+		var conflicts ConflictError
+		for _, id := range scale.identities() {
+			if id != writer {
+				conflicts = append(conflicts, Conflict{Manager: scale[id], Path: scaleReplicas})
+			}
+		}
+		if len(conflicts) > 0 && !force {
+			return nil, conflicts
+		}
+		clear(scale)
+	}
+	if applied != nil {
+		scale[writer] = &Entry{Manager: manager, Operation: OperationApply, APIVersion: scaleAPIVersion, Subresource: "scale"}
+	} else {
+		delete(scale, writer)
+	}
+	owners := fieldpath.NewSet(replicas)
+	var out []metav1.ManagedFieldsEntry
+	for _, id := range parent.identities() {
+		e := parent[id]
+		switch {
+		case apiGroup(e.APIVersion) != group:
+			continue
+		case !e.Fields.Has(replicas):
+		case scale[id] != nil:
+			delete(scale, id)
+		default:
+			c := *e
+			c.Fields = e.Fields.Difference(owners)
+			if c.Fields.Empty() {
+				continue
+			}
+			e = &c
+		}
+		out = append(out, e.encode())
+	}
+	for _, id := range slices.Sorted(maps.Keys(scale)) {
+		e := scale[id]
+		moved := Entry{Manager: e.Manager, Operation: e.Operation, APIVersion: apiVersion, Subresource: e.Subresource, Fields: owners}
+		out = append(out, moved.encode())
+	}
+	SortEntries(out)
+	return out, nil
+}
+
+// scaleReplicas is a Scale's spec.replicas.
+var scaleReplicas = fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}

@@ -140,7 +140,7 @@ func (pr *Patcher) Apply(r *request.Request, old *object.Draft, applied map[stri
 	ep := managedfields.ForResource(res, r.Subresource, pr.Now())
 	merged, managed, err := ep.Apply(empty, live, applied, managed, o.Manager, o.Force)
 	if conflicts, ok := err.(managedfields.ConflictError); ok {
-		return nil, errApplyConflict(conflicts)
+		return nil, ApplyConflictError(conflicts)
 	}
 	if err != nil {
 		return nil, err
@@ -163,9 +163,9 @@ func (pr *Patcher) Apply(r *request.Request, old *object.Draft, applied map[stri
 	return d, nil
 }
 
-// errApplyConflict is the 409 of an apply that would change other
+// ApplyConflictError is the 409 of an apply that would change other
 // managers' fields.
-func errApplyConflict(c managedfields.ConflictError) *apierr.Error {
+func ApplyConflictError(c managedfields.ConflictError) *apierr.Error {
 	d := &metav1.StatusDetails{}
 	for _, x := range c {
 		d.Causes = append(d.Causes, metav1.StatusCause{Type: metav1.CauseTypeFieldManagerConflict, Message: "conflict with " + x.Manager.Describe(), Field: x.Path.String()})

@@ -161,11 +161,11 @@ func Negotiate(req *http.Request, r *object.Resource, list, watch, refuseProtobu
 	mt, ok := codec.Negotiate(accept, offers(r, list, watch, refuseProtobuf, cbor))
 	if !ok {
 		// A media type the resource is served in, with parameters it
-		// does not take (a Table in protobuf), fails in the handler
-		// rather than the router.
+		// does not take (a Table in protobuf, a stream it cannot
+		// serve), fails in the handler rather than the router.
 		for _, a := range accept {
 			for _, o := range offers(r, list, watch, refuseProtobuf, cbor) {
-				if a.MediaType.Essence() == o.Essence() && a.MediaType.Param(codec.ParamAs) != "" {
+				if a.MediaType.Essence() == o.Essence() && (a.MediaType.Param(codec.ParamAs) != "" || a.MediaType.Param("stream") != "") {
 					return Output{}, apierr.NotAcceptableMediaTypes(cbor)
 				}
 			}
@@ -203,12 +203,23 @@ func withoutUnknownParams(accept []codec.AcceptRange) []codec.AcceptRange {
 		out[i] = r
 		out[i].Params = nil
 		for _, p := range r.Params {
+			if p.Name == "stream" && streamable(r.MediaType, p.Value) {
+				continue // taken, and no part of the match
+			}
 			if negotiatedParams[p.Name] {
 				out[i].Params = append(out[i].Params, p)
 			}
 		}
 	}
 	return out
+}
+
+// streamable says whether kube-apiserver takes stream=value on a range
+// of media type mt: an empty value always, "watch" on the types it has a
+// stream serializer for (not YAML). A range whose stream it does not
+// take matches nothing: the parameter is kept, and no offer has it.
+func streamable(mt codec.MediaType, value string) bool {
+	return value == "" || value == "watch" && !mt.IsYAML()
 }
 
 // notAcceptable is the 406 of a resource, listing the CBOR media type

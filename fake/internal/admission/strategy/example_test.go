@@ -18,7 +18,7 @@ func ExampleStrategy_PrepareCreate() {
 	pods, _ := object.Builtin(k, &fieldpath.Builtins{})
 	d, _, _ := pods.DecodeJSON([]byte(`{"metadata":{"name":"web"},"spec":{"containers":[{"name":"c","image":"nginx"}]},"status":{"phase":"Running"}}`))
 	st := &strategy.Strategy{Now: metav1.Now}
-	st.PrepareCreate(d, true)
+	st.PrepareCreate(d, strategy.API)
 	p := d.Typed.(*corev1.Pod)
 	fmt.Println(p.Status.Phase, p.Status.QOSClass)
 	// Output:

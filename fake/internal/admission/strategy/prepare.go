@@ -15,6 +15,22 @@ import (
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
 
+// CreateVia is the way a create reaches the strategy.
+type CreateVia int
+
+const (
+	// Added is Server.Add's create, which keeps the status it is given.
+	Added CreateVia = iota
+	// API is a create through the API: a POST, or an update or apply
+	// that creates.
+	API
+	// StatusWrite is a status update or apply of a missing Service,
+	// which creates it: kube-apiserver's status storage has the create
+	// strategy but not the Service REST's address allocation, so no
+	// cluster IP is given.
+	StatusWrite
+)
+
 // PrepareCreate sets what kube-apiserver's registry sets on a create
 // whatever the body says (its strategies' PrepareForCreate, and the
 // Service REST's address allocation): status starts empty (a Pod's
@@ -23,8 +39,9 @@ import (
 // behind a feature gate kube-apiserver v1.36 leaves off. Defaults that depend on
 // what was reset apply again, as they do when kube-apiserver reads the
 // object back from storage. The uid must be set. Objects added with
-// Server.Add (api unset) keep their status.
-func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
+// Server.Add (Added) keep their status.
+func (st *Strategy) PrepareCreate(d *object.Draft, via CreateVia) {
+	api := via != Added
 	if d.Custom != nil {
 		if d.Res.Status && api {
 			delete(d.Custom, "status")
@@ -58,7 +75,9 @@ func (st *Strategy) PrepareCreate(d *object.Draft, api bool) {
 			generateJobSelector(o)
 		}
 	case *corev1.Service:
-		st.allocateService(o, nil)
+		if via != StatusWrite {
+			st.allocateService(o, nil)
+		}
 	case *corev1.PersistentVolume:
 		now := st.Now()
 		o.Status.LastPhaseTransitionTime = &now
