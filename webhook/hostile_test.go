@@ -54,8 +54,9 @@ func (p *pipeListener) dial() net.Conn {
 }
 
 // servePiped runs a Server on a pipeListener inside a synctest bubble
-// and returns a TLS dialer for it; the Server stops when the test ends.
-func servePiped(t *testing.T, opts webhook.Options, hooks ...*webhook.Hook) func() *tls.Conn {
+// and returns dialers for it, one that completes a TLS handshake and one
+// that only connects; the Server stops when the test ends.
+func servePiped(t *testing.T, opts webhook.Options, hooks ...*webhook.Hook) (dialTLS func() *tls.Conn, dialRaw func() net.Conn) {
 	t.Helper()
 	certs, err := webhook.SelfSigned([]string{"127.0.0.1"}, 0)
 	if err != nil {
@@ -91,7 +92,7 @@ func servePiped(t *testing.T, opts webhook.Options, hooks ...*webhook.Hook) func
 			t.Fatalf("handshake: %v", err)
 		}
 		return c
-	}
+	}, ln.dial
 }
 
 // A client that sends a review's headers and then its body a byte at a
@@ -105,7 +106,7 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 			reviewed = true
 			return webhook.Allowed()
 		})
-		dial := servePiped(t, webhook.Options{Logger: slog.New(slog.DiscardHandler)}, hook)
+		dial, _ := servePiped(t, webhook.Options{Logger: slog.New(slog.DiscardHandler)}, hook)
 		conn := dial()
 		defer conn.Close()
 		body := review("CREATE", gadgetJSON, "")
@@ -143,4 +144,39 @@ func TestSlowBodyIsCutOff(t *testing.T) {
 			t.Logf("answered %s", resp.Status)
 		}
 	})
+}
+
+// A client that connects and then sends nothing, or a TLS handshake's
+// first bytes and nothing more, is disconnected within the server's
+// header timeout (10 s, which http.Server also applies to the
+// handshake) rather than holding the connection.
+func TestStalledHandshakeIsCutOff(t *testing.T) {
+	for name, first := range map[string][]byte{
+		"nothing":             nil,
+		"half a client hello": {0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00},
+	} {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				_, dialRaw := servePiped(t, webhook.Options{Logger: slog.New(slog.DiscardHandler)})
+				conn := dialRaw()
+				defer conn.Close()
+				if len(first) > 0 {
+					if _, err := conn.Write(first); err != nil {
+						t.Fatal(err)
+					}
+				}
+				start := time.Now()
+				closed := make(chan error, 1)
+				go func() { _, err := io.Copy(io.Discard, conn); closed <- err }()
+				select {
+				case <-closed:
+					if took := time.Since(start); took > 10*time.Second {
+						t.Fatalf("a stalled handshake was cut off after %v, want 10s", took)
+					}
+				case <-time.After(time.Hour):
+					t.Fatal("a stalled handshake held its connection for an hour")
+				}
+			})
+		})
+	}
 }
