@@ -75,7 +75,7 @@ func lease(holder string, seconds int32, renew time.Time) *coordinationv1.Lease 
 	if holder != "" {
 		l.Spec.HolderIdentity = &holder
 	}
-	if seconds > 0 {
+	if seconds != 0 { // 0: no duration written
 		l.Spec.LeaseDurationSeconds = &seconds
 	}
 	rt := metav1.NewMicroTime(renew)
