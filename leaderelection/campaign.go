@@ -29,6 +29,7 @@ func (c *candidate) campaign(ctx context.Context) (time.Time, error) {
 	timer := time.NewTimer(time.Hour) // Reset before each wait; Reset drops a stale tick (Go 1.23 timers)
 	defer timer.Stop()
 	needRead := true
+	conflictedAtOnce := false // the last claim conflicted and was retried without a wait
 	for {
 		if needRead {
 			if err := c.read(ctx); ctx.Err() == nil {
@@ -49,7 +50,13 @@ func (c *candidate) campaign(ctx context.Context) (time.Time, error) {
 				}
 				if errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrAlreadyExists) {
 					c.log.Debug("leaderelection: another candidate wrote the lease first")
-					wait = 0 // read the winner's record at once
+					if !conflictedAtOnce {
+						wait = 0 // read the winner's record at once
+					}
+					// Only once in a row: a server that answers every
+					// write 409 must not get a read and a write in a
+					// loop with no wait.
+					conflictedAtOnce = !conflictedAtOnce
 				} else {
 					c.noteAnswer(err, "cannot claim the lease")
 				}

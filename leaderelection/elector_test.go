@@ -176,6 +176,10 @@ func TestServerDown(t *testing.T) {
 	}{
 		{"503s", func(f *fake.Faults) { f.FailNext(1<<30, 503, 0) }},
 		{"latency", func(f *fake.Faults) { f.SetLatency(testLease) }},
+		{"429s with Retry-After of an hour", func(f *fake.Faults) { f.FailNext(1<<30, 429, time.Hour) }},
+		{"409s on every write", func(f *fake.Faults) {
+			f.Add(fake.Fault{Match: fake.Match{Verbs: []string{"update", "create"}, Resource: "leases"}, Code: 409})
+		}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {

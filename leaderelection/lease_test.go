@@ -2,6 +2,7 @@ package leaderelection
 
 import (
 	"errors"
+	"math"
 	"testing"
 	"time"
 
@@ -74,7 +75,7 @@ func lease(holder string, seconds int32, renew time.Time) *coordinationv1.Lease 
 	if holder != "" {
 		l.Spec.HolderIdentity = &holder
 	}
-	if seconds > 0 {
+	if seconds != 0 { // 0: no duration written
 		l.Spec.LeaseDurationSeconds = &seconds
 	}
 	rt := metav1.NewMicroTime(renew)
@@ -131,6 +132,21 @@ func TestObservation(t *testing.T) {
 			name:    "no duration in the record: ours",
 			reads:   reads(0, lease("other", 0, t0)),
 			checkAt: 14 * time.Second, want: false,
+		},
+		{
+			name:    "a negative duration in the record: ours",
+			reads:   reads(0, lease("other", -5, t0)),
+			checkAt: 14 * time.Second, want: false,
+		},
+		{
+			name:    "a negative duration in the record expires after ours",
+			reads:   reads(0, lease("other", -5, t0)),
+			checkAt: ours, want: true,
+		},
+		{
+			name:    "the largest duration in the record is the holder's to claim",
+			reads:   reads(0, lease("other", math.MaxInt32, t0)),
+			checkAt: 24 * 365 * time.Hour, want: false,
 		},
 		{
 			name: "a renewal restarts the wait",

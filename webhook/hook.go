@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"mime"
 	"net/http"
+	"time"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 )
@@ -18,6 +19,14 @@ import (
 // Options.MaxRequestBytes says otherwise: kube-apiserver takes objects
 // of up to 3 MiB, and an update's review carries two of them.
 const DefaultMaxRequestBytes = 7 << 20
+
+// ReviewReadTimeout bounds the time a review's body takes to arrive,
+// from the start of its read: kube-apiserver gives up on a webhook after
+// its timeoutSeconds, at most 30 s, so a body still arriving after that
+// comes from a client that is not kube-apiserver (or one that has given
+// up); it would otherwise hold a connection and a goroutine for as long
+// as it trickles.
+const ReviewReadTimeout = 30 * time.Second
 
 // Hook is one webhook endpoint: an http.Handler for the reviews
 // kube-apiserver posts to Path. Make one with Mutating, Validating,
@@ -84,6 +93,9 @@ func readReviewBody(h *Hook, w http.ResponseWriter, r *http.Request) ([]byte, *m
 	if limit <= 0 {
 		limit = DefaultMaxRequestBytes
 	}
+	// Not every ResponseWriter has a connection deadline (a recorder in
+	// a test has none); http.Server's have, over HTTP/1.1 and HTTP/2.
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now().Add(ReviewReadTimeout))
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	var tooLarge *http.MaxBytesError
 	switch {
