@@ -230,10 +230,11 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
-		if key, s, ok := q.hand.take(q.timed); ok {
-			if q.timed {
-				q.claimedTimed(s)
+		if !q.timed {
+			if key, ok := q.hand.take(); ok {
+				return key, nil
 			}
+		} else if key, ok := q.takeTimed(); ok {
 			return key, nil
 		}
 	}
@@ -245,10 +246,7 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, err
 		}
-		if key, s, ok := q.hand.take(q.timed); ok { // offered by another Get: older than the queued keys
-			if q.timed {
-				q.claimedTimed(s)
-			}
+		if key, ok := q.takeOfferedLocked(); ok { // offered by another Get: older than the queued keys
 			q.leaveLocked()
 			q.unlock()
 			return key, nil
