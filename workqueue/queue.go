@@ -165,7 +165,25 @@ func (q *Queue[K]) lock() {
 // that found the lock held leaves its key, then tries the lock again, so
 // either that Done gets the lock or whoever holds it then sees the key
 // here, after releasing it.
+//
+// Most critical sections leave nothing to do after the unlock: that case
+// is checked first, small enough to inline, and the rest is unlockSlow.
 func (q *Queue[K]) unlock() {
+	if q.wakeNext != nil || q.depthChanged || q.deferred.any {
+		q.unlockSlow()
+		return
+	}
+	q.mu.Unlock()
+	if q.hand.pending.Load() != 0 {
+		q.applyDonesUnlocked()
+	}
+}
+
+// unlockSlow is unlock when there is a Get to wake or something to tell
+// the metrics after the unlock.
+//
+//go:noinline
+func (q *Queue[K]) unlockSlow() {
 	for {
 		w := q.wakeNext
 		q.wakeNext = nil
@@ -195,6 +213,17 @@ func (q *Queue[K]) unlock() {
 			return
 		}
 		q.applyDonesLocked()
+	}
+}
+
+// applyDonesUnlocked applies the Dones left by doneLater if the lock is
+// free, then unlocks as unlock does.
+//
+//go:noinline
+func (q *Queue[K]) applyDonesUnlocked() {
+	if q.mu.TryLock() {
+		q.applyDonesLocked()
+		q.unlock()
 	}
 }
 
