@@ -71,44 +71,73 @@ func (h *handoff[K]) left() int {
 	return int(h.filled.Load() - s)
 }
 
-// take claims the oldest offer, if any, and returns its key and its
-// number. Unless timed it counts the offer read; with metrics the caller
-// stamps the offer first, then counts it (see claimedTimed).
-func (h *handoff[K]) take(timed bool) (key K, s uint64, ok bool) {
+// take claims the oldest offer, if any, and returns its key. With
+// metrics on, takeTimed instead.
+func (h *handoff[K]) take() (key K, ok bool) {
 	for {
-		s = h.resolved.Load()
+		s := h.resolved.Load()
 		if s >= h.filled.Load() {
-			return key, 0, false
+			return key, false
 		}
 		if h.resolved.CompareAndSwap(s, s+1) {
 			// The batch of offer s stays until this read is counted.
 			o := &h.keys[s-h.first]
 			key, o.key = o.key, key
-			if !timed {
-				h.read.Add(1)
-			}
-			return key, s, true
+			h.read.Add(1)
+			return key, true
 		}
 	}
 }
 
-// claimedTimed records, with metrics on, that a Get took offer s: its
-// start time (for the lock's holder to copy to its record), one key less
-// queued and its queue latency, all without the queue's lock; then it
-// counts the offer read, which lets the batch go.
-func (q *Queue[K]) claimedTimed(s uint64) {
-	h := &q.hand
-	i := s - h.first
-	o := &h.keys[i]
+// takeTimed is take with metrics on: it stamps the offer it claims with
+// now, the claiming Get's start time (for the lock's holder to copy to
+// the key's record, see takenLocked), and returns the key's queue time.
+// The caller reads the clock before the claim: no new batch is offered
+// until every claimed offer is counted read, so a clock read between the
+// claim and the count, had the thread been descheduled there, kept every
+// other Get on the lock meanwhile.
+func (h *handoff[K]) takeTimed(now int64) (key K, queuedAt int64, ok bool) {
+	for {
+		s := h.resolved.Load()
+		if s >= h.filled.Load() {
+			return key, 0, false
+		}
+		if h.resolved.CompareAndSwap(s, s+1) {
+			o := &h.keys[s-h.first]
+			key, o.key = o.key, key
+			queuedAt = o.at
+			atomic.StoreInt64(&o.started, now)
+			h.read.Add(1)
+			return key, queuedAt, true
+		}
+	}
+}
+
+// takeTimed claims the oldest offer, if any, with metrics on, and
+// records one key less queued and its queue latency, without the
+// queue's lock. Its start time is the clock read just before the claim;
+// a key queued after that read waited for nothing.
+func (q *Queue[K]) takeTimed() (key K, ok bool) {
 	now := q.now()
-	atomic.StoreInt64(&o.started, now)
-	queuedAt := o.at
-	h.read.Add(1)
+	key, queuedAt, ok := q.hand.takeTimed(now)
+	if !ok {
+		return key, false
+	}
 	if !q.tm.depth.read {
 		q.tm.depth.Add(-1)
 		q.publishDepth()
 	}
-	q.metrics.QueueLatency(time.Duration(now - queuedAt))
+	q.metrics.QueueLatency(time.Duration(max(0, now-queuedAt)))
+	return key, true
+}
+
+// takeOfferedLocked is take, or takeTimed with metrics on, for a Get
+// holding the queue's lock.
+func (q *Queue[K]) takeOfferedLocked() (K, bool) {
+	if q.timed {
+		return q.takeTimed()
+	}
+	return q.hand.take()
 }
 
 // waiting reports whether the offer of record r (state offered) is still

@@ -165,7 +165,25 @@ func (q *Queue[K]) lock() {
 // that found the lock held leaves its key, then tries the lock again, so
 // either that Done gets the lock or whoever holds it then sees the key
 // here, after releasing it.
+//
+// Most critical sections leave nothing to do after the unlock: that case
+// is checked first, small enough to inline, and the rest is unlockSlow.
 func (q *Queue[K]) unlock() {
+	if q.wakeNext != nil || q.depthChanged || q.deferred.any {
+		q.unlockSlow()
+		return
+	}
+	q.mu.Unlock()
+	if q.hand.pending.Load() != 0 {
+		q.applyDonesUnlocked()
+	}
+}
+
+// unlockSlow is unlock when there is a Get to wake or something to tell
+// the metrics after the unlock.
+//
+//go:noinline
+func (q *Queue[K]) unlockSlow() {
 	for {
 		w := q.wakeNext
 		q.wakeNext = nil
@@ -195,6 +213,17 @@ func (q *Queue[K]) unlock() {
 			return
 		}
 		q.applyDonesLocked()
+	}
+}
+
+// applyDonesUnlocked applies the Dones left by doneLater if the lock is
+// free, then unlocks as unlock does.
+//
+//go:noinline
+func (q *Queue[K]) applyDonesUnlocked() {
+	if q.mu.TryLock() {
+		q.applyDonesLocked()
+		q.unlock()
 	}
 }
 
@@ -230,10 +259,11 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 		if err := ctx.Err(); err != nil {
 			return zero, err
 		}
-		if key, s, ok := q.hand.take(q.timed); ok {
-			if q.timed {
-				q.claimedTimed(s)
+		if !q.timed {
+			if key, ok := q.hand.take(); ok {
+				return key, nil
 			}
+		} else if key, ok := q.takeTimed(); ok {
 			return key, nil
 		}
 	}
@@ -245,10 +275,7 @@ func (q *Queue[K]) Get(ctx context.Context) (K, error) {
 			q.unlock()
 			return zero, err
 		}
-		if key, s, ok := q.hand.take(q.timed); ok { // offered by another Get: older than the queued keys
-			if q.timed {
-				q.claimedTimed(s)
-			}
+		if key, ok := q.takeOfferedLocked(); ok { // offered by another Get: older than the queued keys
 			q.leaveLocked()
 			q.unlock()
 			return key, nil
