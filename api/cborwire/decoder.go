@@ -368,6 +368,14 @@ func (d *Decoder) Null() bool {
 // null it returns false (the caller leaves its value unchanged); other
 // items are a type error. Read the entries with NextKey.
 func (d *Decoder) OpenMap(typ string) (n int, ok bool) {
+	// The common case, a definite count under 24 in the head byte with
+	// no tag, read in place; anything else (and the errors) below.
+	if p := d.pos; p < len(d.buf) && d.err == nil && d.depth < DefaultMaxDepth {
+		if c := d.buf[p]; c>>5 == majorMap && c&0x1f < 24 && int(c&0x1f) <= (len(d.buf)-p-1)/2 {
+			d.pos, d.depth = p+1, d.depth+1
+			return int(c & 0x1f), true
+		}
+	}
 	if d.Null() {
 		return 0, false
 	}
@@ -470,6 +478,14 @@ func (d *Decoder) Key() []byte {
 // OpenArray starts reading an array, like OpenMap. Read the elements
 // with NextElem.
 func (d *Decoder) OpenArray(typ string) (n int, ok bool) {
+	// The common case, a definite count under 24 in the head byte with
+	// no tag, read in place; anything else (and the errors) below.
+	if p := d.pos; p < len(d.buf) && d.err == nil && d.depth < DefaultMaxDepth {
+		if c := d.buf[p]; c>>5 == majorArray && c&0x1f < 24 && int(c&0x1f) <= len(d.buf)-p-1 {
+			d.pos, d.depth = p+1, d.depth+1
+			return int(c & 0x1f), true
+		}
+	}
 	if d.Null() {
 		return 0, false
 	}

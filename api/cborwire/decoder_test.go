@@ -372,3 +372,37 @@ func checkMemo(t *testing.T, in []byte) {
 		t.Fatalf("TranscodeJSONMemo error %v, TranscodeJSON error %v", err, wantErr)
 	}
 }
+
+// OpenMap and OpenArray read a count in the head byte in place: the
+// same count, position, depth and errors as a longer head gets, a count
+// the input cannot hold and the depth bound refused as before.
+func TestOpenShortHeads(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		major byte
+		per   int // bytes an entry takes at least
+		open  func(d *Decoder) (int, bool)
+	}{
+		{"map", majorMap, 2, func(d *Decoder) (int, bool) { return d.OpenMap("map") }},
+		{"array", majorArray, 1, func(d *Decoder) (int, bool) { return d.OpenArray("array") }},
+	} {
+		for count := range 24 {
+			for size := 1; size <= c.per*count+2; size++ {
+				for _, depth := range []int{0, DefaultMaxDepth - 1, DefaultMaxDepth} {
+					in := make([]byte, size)
+					in[0] = c.major<<5 | byte(count)
+					d := NewDecoder(in, nil)
+					d.depth = depth
+					n, ok := c.open(d)
+					want := count <= (size-1)/c.per && depth < DefaultMaxDepth
+					if ok != want || (d.Err() == nil) != want {
+						t.Fatalf("%s of %d in %d bytes at depth %d: ok %v, err %v", c.name, count, size, depth, ok, d.Err())
+					}
+					if ok && (n != count || d.Offset() != 1 || d.depth != depth+1) {
+						t.Fatalf("%s of %d in %d bytes: n %d, offset %d, depth %d", c.name, count, size, n, d.Offset(), d.depth)
+					}
+				}
+			}
+		}
+	}
+}

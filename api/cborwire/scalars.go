@@ -112,15 +112,18 @@ func (d *Decoder) stringBytes(typ string) (b []byte, ok bool) {
 	return out, true
 }
 
-// ascii reports whether b is all ASCII (valid UTF-8 as it is): word
-// by word, the last word overlapping the one before, and under 8 bytes
-// byte by byte.
+// ascii reports whether b is all ASCII (valid UTF-8 as it is): two
+// words at a time, then a word if eight bytes are left, the last word
+// of b overlapping them; under 8 bytes byte by byte.
 func ascii(b []byte) bool {
 	n := len(b)
 	if n >= 8 {
 		or := binary.LittleEndian.Uint64(b[n-8:])
-		for i := 8; i <= n; i += 8 {
-			or |= binary.LittleEndian.Uint64(b[i-8:])
+		for ; len(b) >= 16; b = b[16:] {
+			or |= binary.LittleEndian.Uint64(b) | binary.LittleEndian.Uint64(b[8:])
+		}
+		if len(b) >= 8 {
+			or |= binary.LittleEndian.Uint64(b)
 		}
 		return or&0x8080808080808080 == 0
 	}

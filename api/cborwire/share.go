@@ -82,6 +82,10 @@ func reuse[T any](d *Decoder, p *T) (wire.JSONKey, bool) {
 	return key, false
 }
 
+// scanBytesPerRecord is the input a scan's first record slot is sized
+// by: custom resources hold a map or array per 64 to 128 bytes.
+const scanBytesPerRecord = 64
+
 // scanned is a map or array itemKey went through: its offsets and key.
 type scanned struct {
 	start, end int
@@ -118,6 +122,12 @@ func (d *Decoder) scannedKey(start int) (wire.JSONKey, int, bool) {
 	// about once.
 	if d.scanWork > scanBudget*len(d.buf)+maxReusedItem {
 		return wire.JSONKey{}, 0, false
+	}
+	if d.scans == nil {
+		// Sized once for the input (a list's scan records about a map
+		// or array per 64 to 128 bytes, up to maxReusedItem): grown from
+		// nothing, it allocated about twice its final size per decode.
+		d.scans = make([]scanned, 0, min(len(d.buf), maxReusedItem)/scanBytesPerRecord)
 	}
 	depth := d.depth
 	base := len(d.scans)

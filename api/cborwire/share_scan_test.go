@@ -129,3 +129,28 @@ func TestTooLargeScanKeepsFinishedItems(t *testing.T) {
 		t.Error("an item past the list's scan was not scanned")
 	}
 }
+
+// A read-only decode's first scan of a list (records for every map up
+// to maxReusedItem) sizes its records once from the input instead of
+// growing them from nothing, which allocated about twice their final
+// size on every decode of a list.
+func TestListScanSizesItsRecordsOnce(t *testing.T) {
+	const objects = 400 // 2 maps in about 180 bytes each: past maxReusedItem
+	var in []byte
+	in = append(in, h(majorArray, objects)...)
+	for i := range objects {
+		in = append(in, h(majorMap, 2)...)
+		in = append(in, bstr("name")...)
+		in = append(in, bstr(fmt.Sprintf("o-%0150d", i))...)
+		in = append(in, bstr("labels")...)
+		in = append(in, item(h(majorMap, 1), bstr("app"), bstr("x"))...)
+	}
+	table := &wire.Decoder{ReadOnly: true}
+	allocs := testing.AllocsPerRun(20, func() {
+		d := Decoder{buf: in, Table: table}
+		d.scannedKey(0)
+	})
+	if allocs > 1 {
+		t.Errorf("a list's scan allocated %v times, want its records once", allocs)
+	}
+}

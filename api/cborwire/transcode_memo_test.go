@@ -144,3 +144,23 @@ func TestTranscodeJSONMemoSharedSubtrees(t *testing.T) {
 		t.Fatalf("memo holds %s, want only the repeated map %s", d.memo.buf, want)
 	}
 }
+
+// A member made of a key and an empty map gets the key bytesKey gives
+// its bytes whichever of itemKey's paths reads it (a one-byte head, a
+// two-byte head, a longer one): a member keyed two ways would miss its
+// twins. The key of a map of one member is its member's key, mixed.
+func TestMemoMemberKeyOfEveryLength(t *testing.T) {
+	m := &jsonMemo{short1: 0x1234567890abcdef, short2: 0xfedcba0987654321}
+	for l := 0; l <= 300; l++ {
+		member := append(bstr("f:"+string(bytes.Repeat([]byte{'x'}, l))), 0xa0)
+		in := append(h(majorMap, 1), member...)
+		in = append(in, make([]byte, 8)...) // room past the item, as in a list
+		got, end, ok := m.itemKey(in, 0, len(in), 0)
+		if !ok || end != len(in)-8 {
+			t.Fatalf("key of %d: ok %v, end %d of %d", len(member), ok, end, len(in)-8)
+		}
+		if want := (memoKey{}).plus(m.bytesKey(member)).mixed('m'<<32 | 1); got != want {
+			t.Errorf("member of %d bytes: itemKey %x, bytesKey %x", len(member), got, want)
+		}
+	}
+}
