@@ -56,7 +56,9 @@ func (r AcceptRange) appendTo(b *strings.Builder) {
 // are allowed, as RFC 9110 requires; an empty header gives no ranges,
 // meaning anything is acceptable. Malformed ranges, `*/json`, and q values
 // outside RFC 9110's grammar (at most three decimals, not above 1) are
-// errors matching ErrMalformed.
+// errors matching ErrMalformed. A parameter with an empty value
+// (`application/json;stream=`) is dropped, as kube-apiserver does; an
+// empty q therefore leaves the weight at 1.
 func ParseAccept(s string) ([]AcceptRange, error) {
 	p := mtParser{s: s, what: "accept header"}
 	var out []AcceptRange
@@ -233,6 +235,9 @@ func (p *mtParser) mediaType(accept bool) (MediaType, int, error) {
 			return MediaType{}, 0, p.fail("parameter %q has no \"=value\" (no spaces are allowed around \"=\")", name)
 		}
 		p.i++
+		if accept && p.emptyValue() {
+			continue // kube-apiserver ignores `name=` in an Accept range
+		}
 		value, err := p.paramValue(name)
 		if err != nil {
 			return MediaType{}, 0, err
@@ -254,6 +259,19 @@ func (p *mtParser) mediaType(accept bool) (MediaType, int, error) {
 		}
 		m.Params = append(m.Params, Param{Name: name, Value: value})
 	}
+}
+
+// emptyValue reports whether a parameter value ends before it starts:
+// `;name=` followed by the end, ";", "," or whitespace.
+func (p *mtParser) emptyValue() bool {
+	if p.i == len(p.s) {
+		return true
+	}
+	switch p.s[p.i] {
+	case ';', ',', ' ', '\t':
+		return true
+	}
+	return false
 }
 
 func (p *mtParser) paramValue(name string) (string, error) {

@@ -30,6 +30,11 @@ func TestParseAccept(t *testing.T) {
 		{in: "a/b;q=0.5,c/d;Q=0.500,e/f;q=.5x", want: nil}, // error case, see below
 		{in: "text/*;q=0, a/b;q=1.000;x=1, c/d;q=0.001, e/f;q=0.",
 			want: []string{"a/b;x=1", "c/d;q=0.001", "text/*;q=0", "e/f;q=0"}},
+		// kube-apiserver (goautoneg) drops a parameter with an empty
+		// value and answers 200, so an empty q leaves the weight at 1.
+		{in: "application/json;stream=", want: []string{"application/json"}},
+		{in: "application/json;stream=;as=Table, a/b;q=;x=1, c/d;q=0.5;y=", want: []string{"application/json;as=Table", "a/b;x=1", "c/d;q=0.5"}},
+		{in: `a/b;x=""`, want: []string{`a/b;x=""`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {

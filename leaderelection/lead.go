@@ -10,9 +10,6 @@ import (
 	"github.com/kubewire/kubewire/client"
 )
 
-// errNotHolder is a renewal that found another holder in the Lease.
-var errNotHolder = errors.New("another candidate holds the lease")
-
 // errTermEnded is how renewLoop reports that OnStartedLeading returned.
 var errTermEnded = errors.New("leaderelection: OnStartedLeading returned")
 
@@ -51,7 +48,7 @@ func (c *candidate) lead(ctx context.Context, sent time.Time) error {
 // renewLoop renews the Lease every RetryPeriod. It returns nil when ctx
 // ends, errTermEnded when done closes, and ErrLeadershipLost (wrapped)
 // when no renewal succeeded within RenewDeadline of the last successful
-// one being sent, or another holder was found. Each attempt is bounded by
+// one being sent, or a renewal found the Lease lost (see renew). Each attempt is bounded by
 // that deadline, so leadership ends at the deadline at the latest.
 func (c *candidate) renewLoop(ctx context.Context, sent time.Time, done <-chan struct{}) error {
 	deadline := sent.Add(c.cfg.RenewDeadline)
@@ -81,8 +78,8 @@ func (c *candidate) renewLoop(ctx context.Context, sent time.Time, done <-chan s
 			c.noteAnswer(nil, "")
 			deadline = start.Add(c.cfg.RenewDeadline)
 			next = start.Add(c.cfg.RetryPeriod)
-		case errors.Is(err, errNotHolder):
-			return fmt.Errorf("leaderelection: %s holds the lease: %w", c.obs.record.Holder, ErrLeadershipLost)
+		case errors.Is(err, ErrLeadershipLost):
+			return err
 		default:
 			c.noteAnswer(err, "cannot renew the lease", "deadline_in", time.Until(deadline).Round(time.Millisecond))
 			next = time.Now().Add(c.cfg.RetryPeriod)
@@ -100,7 +97,8 @@ func minTime(a, b time.Time) time.Time {
 // renew writes a fresh renewTime over the Lease this candidate last
 // wrote. After a conflict (someone changed the Lease) it reads the Lease
 // and renews again if it still holds it. A deleted Lease is created
-// again, unless another candidate did first.
+// again, unless another candidate did first. When the Lease is lost
+// the error wraps ErrLeadershipLost and says why.
 func (c *candidate) renew(ctx context.Context, now time.Time) error {
 	got, err := c.write(ctx, c.obs.lease, now)
 	if errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrNotFound) {
@@ -108,11 +106,18 @@ func (c *candidate) renew(ctx context.Context, now time.Time) error {
 			return err
 		}
 		if c.obs.lease != nil && c.obs.record.Holder != c.cfg.Identity {
-			return errNotHolder
+			return fmt.Errorf("leaderelection: %q holds the lease: %w", c.obs.record.Holder, ErrLeadershipLost)
 		}
+		first := err
 		got, err = c.write(ctx, c.obs.lease, now)
-		if errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrAlreadyExists) {
-			return errNotHolder
+		switch {
+		case c.obs.lease == nil && errors.Is(err, client.ErrAlreadyExists):
+			return fmt.Errorf("leaderelection: the lease was deleted and another candidate created it first: %w", ErrLeadershipLost)
+		case errors.Is(err, client.ErrConflict) || errors.Is(err, client.ErrAlreadyExists):
+			// Someone keeps writing the Lease; stepping down is the safe
+			// answer even though the last read still names this candidate.
+			return fmt.Errorf("leaderelection: both lease writes of one renewal got a conflict (%s, then %s), the lease as last read %s: %w",
+				conflictKind(first), conflictKind(err), c.describeHolder(), ErrLeadershipLost)
 		}
 	}
 	if err != nil {
@@ -120,6 +125,32 @@ func (c *candidate) renew(ctx context.Context, now time.Time) error {
 	}
 	c.observe(got, time.Now())
 	return nil
+}
+
+// conflictKind names a write's refusal in a few words.
+func conflictKind(err error) string {
+	switch {
+	case errors.Is(err, client.ErrNotFound):
+		return "404 Not Found"
+	case errors.Is(err, client.ErrAlreadyExists):
+		return "409 AlreadyExists"
+	default:
+		return "409 Conflict"
+	}
+}
+
+// describeHolder says who held the Lease as last read.
+func (c *candidate) describeHolder() string {
+	switch h := c.obs.record.Holder; {
+	case c.obs.lease == nil:
+		return "absent"
+	case h == "":
+		return "released"
+	case h == c.cfg.Identity:
+		return fmt.Sprintf("held by %q (this candidate)", h)
+	default:
+		return fmt.Sprintf("held by %q", h)
+	}
 }
 
 // write claims cur for this candidate: an update, or a create when cur

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"golang.org/x/sync/errgroup"
 )
 
@@ -26,6 +27,10 @@ const (
 	DefaultKeyName          = "tls.key"
 	DefaultCertPollInterval = 10 * time.Second
 	DefaultShutdownTimeout  = 30 * time.Second
+	// DefaultMaxConcurrentReviews bounds the reviews in progress: at
+	// most 64 × MaxRequestBytes (448 MiB with the default 7 MiB) of
+	// bodies held by clients that send them slowly.
+	DefaultMaxConcurrentReviews = 64
 )
 
 // DefaultCertDir is where the serving certificate is read from unless
@@ -86,6 +91,15 @@ type Options struct {
 	// MaxRequestBytes bounds a review's body (default
 	// DefaultMaxRequestBytes, 7 MiB); a larger one is answered 413.
 	MaxRequestBytes int64
+	// MaxConcurrentReviews bounds the reviews being read or answered at
+	// once, over every path (default DefaultMaxConcurrentReviews, 64).
+	// One more is answered at once, its body unread, with 429 Too Many
+	// Requests and Retry-After: 1, and its connection is closed:
+	// kube-apiserver retries it after a second within the webhook's
+	// timeout, then applies the failurePolicy. Size it with the memory
+	// of the pod: a review may hold up to MaxRequestBytes. Negative is an
+	// error.
+	MaxConcurrentReviews int
 	// ShutdownTimeout bounds the wait for the reviews in progress when
 	// Run's ctx ends (default 30 s); then connections are closed.
 	ShutdownTimeout time.Duration
@@ -125,6 +139,12 @@ func (o Options) withDefaults() (Options, error) {
 	if o.MaxRequestBytes <= 0 {
 		o.MaxRequestBytes = DefaultMaxRequestBytes
 	}
+	switch {
+	case o.MaxConcurrentReviews < 0:
+		return o, fmt.Errorf("webhook: MaxConcurrentReviews %d: want 0 (the default, %d) or more: %w", o.MaxConcurrentReviews, DefaultMaxConcurrentReviews, ErrInvalidOptions)
+	case o.MaxConcurrentReviews == 0:
+		o.MaxConcurrentReviews = DefaultMaxConcurrentReviews
+	}
 	switch o.MinTLSVersion {
 	case 0:
 		o.MinTLSVersion = tls.VersionTLS12
@@ -158,6 +178,9 @@ type Server struct {
 	opts  Options
 	certs *certFiles
 
+	// reviews holds a token per review in progress (MaxConcurrentReviews).
+	reviews chan struct{}
+
 	mu      sync.RWMutex
 	hooks   map[string]*Hook
 	metrics Metrics // nil: reviews are not observed
@@ -178,7 +201,7 @@ func NewServer(opts Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: opts, hooks: map[string]*Hook{}, metrics: opts.Metrics}
+	s := &Server{opts: opts, hooks: map[string]*Hook{}, metrics: opts.Metrics, reviews: make(chan struct{}, opts.MaxConcurrentReviews)}
 	if s.opts.Logger == nil {
 		s.inherited = new(atomic.Pointer[slog.Handler])
 		s.opts.Logger = slog.New(lateHandler{target: s.inherited})
@@ -269,11 +292,30 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusNotFound, badRequestStatus(http.StatusNotFound, "NotFound", "no webhook is served at "+r.URL.Path))
 		return
 	}
+	var handler http.Handler = h
+	select {
+	case s.reviews <- struct{}{}:
+		defer func() { <-s.reviews }()
+	default:
+		handler = http.HandlerFunc(s.tooManyReviews)
+	}
 	if m == nil {
-		h.ServeHTTP(w, r)
+		handler.ServeHTTP(w, r)
 		return
 	}
-	observed(m, h.path, h, w, r)
+	observed(m, h.path, handler, w, r)
+}
+
+// tooManyReviews answers a review over MaxConcurrentReviews without
+// reading its body, and closes the connection rather than read the body
+// afterwards, as net/http would (with no deadline) to reuse it.
+func (s *Server) tooManyReviews(w http.ResponseWriter, r *http.Request) {
+	s.opts.Logger.Log(r.Context(), slog.LevelDebug, "webhook: too many reviews in progress", "path", r.URL.Path, "limit", s.opts.MaxConcurrentReviews)
+	w.Header().Set("Retry-After", "1")
+	w.Header().Set("Connection", "close")
+	writeJSON(w, http.StatusTooManyRequests, badRequestStatus(http.StatusTooManyRequests, metav1.StatusReasonTooManyRequests,
+		fmt.Sprintf("more than %d reviews in progress", s.opts.MaxConcurrentReviews)))
+	_ = http.NewResponseController(w).SetReadDeadline(time.Now())
 }
 
 // Addr is the address the Server listens on once Run listens ("" before).
