@@ -9,7 +9,6 @@ import (
 
 	"github.com/kubewire/kubewire/fake/internal/table"
 
-	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
@@ -354,12 +353,15 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	}
 	return wt.emit(storage.Bookmark, func(b []byte) []byte {
 		if wt.out.Format == request.FormatProtobuf {
-			m := protowire.AppendTag(nil, 1, protowire.BytesType)
-			m = protowire.AppendBytes(m, meta.AppendProto(nil))
-			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
+			if kind != request.AsPartial && !wt.r.Res.Custom {
+				if m, err := wt.r.Res.BookmarkTyped(meta).Marshal(); err == nil {
+					return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
+				}
+			}
+			return append(b, codec.EncodeEnvelope(apiVersion, kind, object.PartialBookmarkProto(meta))...)
 		}
 		if kind != request.AsPartial {
-			if j := wt.typedBookmarkJSON(kind, apiVersion, meta); j != nil {
+			if j := wt.typedBookmarkJSON(meta); j != nil {
 				return append(b, j...)
 			}
 		}
@@ -375,28 +377,13 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 }
 
 // typedBookmarkJSON is a bookmark of a built-in kind as kube-apiserver
-// encodes it: an empty object of the kind's type, which keeps the fields
-// the type always writes (a Lease's "spec":{}). It is nil for a custom
+// encodes it (object.Resource.BookmarkTyped). It is nil for a custom
 // resource, whose bookmark holds metadata only.
-func (wt *watcher) typedBookmarkJSON(kind, apiVersion string, meta metav1.ObjectMeta) []byte {
+func (wt *watcher) typedBookmarkJSON(meta metav1.ObjectMeta) []byte {
 	if wt.r.Res.Custom {
 		return nil
 	}
-	t := wt.r.Res.NewTyped()
-	t.SetKind(kind)
-	t.SetAPIVersion(apiVersion)
-	*t.GetObjectMeta() = meta
-	// kube-apiserver's empty object is converted from its internal type,
-	// whose replicas is no pointer: the bookmark says replicas 0.
-	switch o := t.(type) {
-	case *appsv1.Deployment:
-		o.Spec.Replicas = new(int32)
-	case *appsv1.ReplicaSet:
-		o.Spec.Replicas = new(int32)
-	case *appsv1.StatefulSet:
-		o.Spec.Replicas = new(int32)
-	}
-	j, err := json.Marshal(t)
+	j, err := json.Marshal(wt.r.Res.BookmarkTyped(meta))
 	if err != nil {
 		return nil
 	}
