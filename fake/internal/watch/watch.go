@@ -278,7 +278,7 @@ func (wt *watcher) visible(o *object.Stored) bool {
 }
 
 // translate maps a change to what this watch sees: an object entering the
-// selection is ADDED, one leaving it DELETED.
+// selection is ADDED, one leaving it DELETED with its previous state.
 func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
 	now := wt.visible(ev.Obj)
 	before := ev.Prev != nil && wt.visible(ev.Prev)
@@ -292,6 +292,13 @@ func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
 	case now:
 		return storage.Added, ev.Obj
 	case before:
+		// kube-apiserver sends the object as it was, at the change's
+		// version: what the watcher last saw of it.
+		if d, err := ev.Prev.Res.DraftOf(ev.Prev); err == nil {
+			if o, err := d.Seal(ev.RV); err == nil {
+				return storage.Deleted, o
+			}
+		}
 		return storage.Deleted, ev.Obj
 	}
 	return "", nil
