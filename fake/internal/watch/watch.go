@@ -214,6 +214,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	}
 	lastRV := p.startRV
 	endPending := p.watchList
+	if endPending && p.startRV >= p.endAtRV {
+		// kube-apiserver sends the end bookmark right after the initial
+		// events, at their version, before anything written since.
+		endPending = false
+		if wt.opts.AllowBookmarks && !wt.sendBookmark(p.startRV, true) {
+			return
+		}
+	}
 	bookmarkDue := false
 	cursor := p.cursor
 	for {
