@@ -11,7 +11,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"reflect"
 	"slices"
 	"strconv"
 	"strings"
@@ -380,30 +379,6 @@ var genKnownDifferences = []genKnownDifference{
 				return true
 			}
 			return real.Answer.Code == fake.Answer.Code && len(real.RVOrder) > 0 && len(real.RVOrder) == len(fake.RVOrder) && slices.Max(real.RVOrder) < slices.Max(fake.RVOrder)
-		}},
-	{"a watch's DELETED event for an object leaving its selection: kube-apiserver's watch cache (and etcd3 watcher) sends the object as it was before the change, at the change's resourceVersion; the fake sends it as changed (fake/internal/watch's translate, not this session's to change)",
-		func(st *step, real, fake genCompared) bool {
-			if !st.stream || real.Answer.Code != fake.Answer.Code || !slices.Equal(real.RVOrder, fake.RVOrder) {
-				return false
-			}
-			re, _ := real.Answer.Body.([]any)
-			fe, _ := fake.Answer.Body.([]any)
-			if len(re) != len(fe) {
-				return false
-			}
-			differs := false
-			for i := range re {
-				if reflect.DeepEqual(re[i], fe[i]) {
-					continue
-				}
-				r, _ := re[i].(map[string]any)
-				f, _ := fe[i].(map[string]any)
-				if r["type"] != "DELETED" || f["type"] != "DELETED" {
-					return false
-				}
-				differs = true
-			}
-			return differs
 		}},
 	{"kube-apiserver allocates a Service's cluster IP before it validates the name, and fails the allocation of a Service without a name (IPAddress parentRef.name: Required value); the fake answers the missing name",
 		func(st *step, real, fake genCompared) bool {

@@ -30,3 +30,21 @@ func ExampleStart() {
 	// kube-public
 	// kube-system
 }
+
+// A server that is not listening, reached in memory: what a test inside
+// a testing/synctest bubble uses, where sockets do not work.
+func ExampleInMemory() {
+	srv := fake.New(fake.Options{})
+	defer srv.Close()
+	c, err := client.New(fakeclient.InMemory(srv))
+	if err != nil {
+		panic(err)
+	}
+	ns, err := client.For[*corev1.Namespace](c).Get(context.Background(), "default", client.GetOptions{})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(ns.Name, ns.Status.Phase)
+	// Output:
+	// default Active
+}

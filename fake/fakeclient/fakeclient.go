@@ -6,6 +6,10 @@
 //	defer srv.Close()
 //	c, err := client.New(cfg)
 //
+// InMemory is the configuration of a client that reaches a server in
+// memory, with no socket: the one a test in a testing/synctest bubble
+// needs (fake.New, not fake.Start).
+//
 // It is its own package because package fake does not import package
 // client (the client's own tests use the fake).
 package fakeclient
@@ -31,6 +35,20 @@ func Config(s *fake.Server) client.Config {
 		Host:        s.URL(),
 		BearerToken: s.Token(),
 		TLS:         client.TLSConfig{CAData: s.CACertPEM()},
+		QPS:         -1,
+	}
+}
+
+// InMemory returns the configuration of a client that reaches s in
+// memory through s.RoundTripper: no socket, no TLS, so it works inside a
+// testing/synctest bubble (create s with fake.New inside the bubble). s
+// need not be started; its bearer token is set and there is no
+// client-side rate limit.
+func InMemory(s *fake.Server) client.Config {
+	return client.Config{
+		Host:        "http://fake", // any host: the transport never dials
+		BearerToken: s.Token(),
+		Transport:   s.RoundTripper(),
 		QPS:         -1,
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/kubewire/kubewire/fake/internal/table"
 
-	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/fake/internal/apierr"
@@ -215,6 +214,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	}
 	lastRV := p.startRV
 	endPending := p.watchList
+	if endPending && p.startRV >= p.endAtRV {
+		// kube-apiserver sends the end bookmark right after the initial
+		// events, at their version, before anything written since.
+		endPending = false
+		if wt.opts.AllowBookmarks && !wt.sendBookmark(p.startRV, true) {
+			return
+		}
+	}
 	bookmarkDue := false
 	cursor := p.cursor
 	for {
@@ -279,7 +286,7 @@ func (wt *watcher) visible(o *object.Stored) bool {
 }
 
 // translate maps a change to what this watch sees: an object entering the
-// selection is ADDED, one leaving it DELETED.
+// selection is ADDED, one leaving it DELETED with its previous state.
 func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
 	now := wt.visible(ev.Obj)
 	before := ev.Prev != nil && wt.visible(ev.Prev)
@@ -293,6 +300,13 @@ func (wt *watcher) translate(ev storage.Change) (string, *object.Stored) {
 	case now:
 		return storage.Added, ev.Obj
 	case before:
+		// kube-apiserver sends the object as it was, at the change's
+		// version: what the watcher last saw of it.
+		if d, err := ev.Prev.Res.DraftOf(ev.Prev); err == nil {
+			if o, err := d.Seal(ev.RV); err == nil {
+				return storage.Deleted, o
+			}
+		}
 		return storage.Deleted, ev.Obj
 	}
 	return "", nil
@@ -354,12 +368,15 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 	}
 	return wt.emit(storage.Bookmark, func(b []byte) []byte {
 		if wt.out.Format == request.FormatProtobuf {
-			m := protowire.AppendTag(nil, 1, protowire.BytesType)
-			m = protowire.AppendBytes(m, meta.AppendProto(nil))
-			return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
+			if kind != request.AsPartial && !wt.r.Res.Custom {
+				if m, err := wt.r.Res.BookmarkTyped(meta).Marshal(); err == nil {
+					return append(b, codec.EncodeEnvelope(apiVersion, kind, m)...)
+				}
+			}
+			return append(b, codec.EncodeEnvelope(apiVersion, kind, object.PartialBookmarkProto(meta))...)
 		}
 		if kind != request.AsPartial {
-			if j := wt.typedBookmarkJSON(kind, apiVersion, meta); j != nil {
+			if j := wt.typedBookmarkJSON(meta); j != nil {
 				return append(b, j...)
 			}
 		}
@@ -375,28 +392,13 @@ func (wt *watcher) sendBookmark(rv uint64, end bool) bool {
 }
 
 // typedBookmarkJSON is a bookmark of a built-in kind as kube-apiserver
-// encodes it: an empty object of the kind's type, which keeps the fields
-// the type always writes (a Lease's "spec":{}). It is nil for a custom
+// encodes it (object.Resource.BookmarkTyped). It is nil for a custom
 // resource, whose bookmark holds metadata only.
-func (wt *watcher) typedBookmarkJSON(kind, apiVersion string, meta metav1.ObjectMeta) []byte {
+func (wt *watcher) typedBookmarkJSON(meta metav1.ObjectMeta) []byte {
 	if wt.r.Res.Custom {
 		return nil
 	}
-	t := wt.r.Res.NewTyped()
-	t.SetKind(kind)
-	t.SetAPIVersion(apiVersion)
-	*t.GetObjectMeta() = meta
-	// kube-apiserver's empty object is converted from its internal type,
-	// whose replicas is no pointer: the bookmark says replicas 0.
-	switch o := t.(type) {
-	case *appsv1.Deployment:
-		o.Spec.Replicas = new(int32)
-	case *appsv1.ReplicaSet:
-		o.Spec.Replicas = new(int32)
-	case *appsv1.StatefulSet:
-		o.Spec.Replicas = new(int32)
-	}
-	j, err := json.Marshal(t)
+	j, err := json.Marshal(wt.r.Res.BookmarkTyped(meta))
 	if err != nil {
 		return nil
 	}
