@@ -52,37 +52,7 @@ func ScaleUpdate(entries []metav1.ManagedFieldsEntry, apiVersion string, replica
 			scale[writer] = &Entry{Manager: manager, Operation: OperationUpdate, APIVersion: scaleAPIVersion, Subresource: "scale"}
 		}
 	}
-	owners := fieldpath.NewSet(replicas)
-	var out []metav1.ManagedFieldsEntry
-	for _, id := range parent.identities() {
-		e := parent[id]
-		switch {
-		case apiGroup(e.APIVersion) != group:
-			continue
-		case !e.Fields.Has(replicas):
-		case scale[id] != nil:
-			delete(scale, id)
-		default:
-			c := *e
-			c.Fields = e.Fields.Difference(owners)
-			if c.Fields.Empty() {
-				continue
-			}
-			e = &c
-		}
-		out = append(out, e.encode())
-	}
-	for _, id := range slices.Sorted(maps.Keys(scale)) {
-		e := scale[id]
-		var t *metav1.Time
-		if p := parent[id]; p != nil {
-			t = p.Time
-		}
-		moved := Entry{Manager: e.Manager, Operation: e.Operation, APIVersion: apiVersion, Subresource: e.Subresource, Time: t, Fields: owners}
-		out = append(out, moved.encode())
-	}
-	SortEntries(out)
-	return out, nil
+	return moveBack(parent, scale, group, apiVersion, replicas, true), nil
 }
 
 // ScaleApply returns the managedFields of an object after manager
@@ -131,6 +101,18 @@ func ScaleApply(entries []metav1.ManagedFieldsEntry, apiVersion string, replicas
 	} else {
 		delete(scale, writer)
 	}
+	return moveBack(parent, scale, group, apiVersion, replicas, false), nil
+}
+
+// scaleReplicas is a Scale's spec.replicas.
+var scaleReplicas = fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}
+
+// moveBack returns the object's managedFields once the Scale's entries
+// are moved back to apiVersion: the parent's entries of group stay, an
+// entry also in scale in its place, the others without replicas; the
+// rest of scale follows, owning replicas, with the parent entry's time
+// of the same identity when keepTime is set.
+func moveBack(parent, scale Managed, group, apiVersion string, replicas fieldpath.Path, keepTime bool) []metav1.ManagedFieldsEntry {
 	owners := fieldpath.NewSet(replicas)
 	var out []metav1.ManagedFieldsEntry
 	for _, id := range parent.identities() {
@@ -154,11 +136,11 @@ func ScaleApply(entries []metav1.ManagedFieldsEntry, apiVersion string, replicas
 	for _, id := range slices.Sorted(maps.Keys(scale)) {
 		e := scale[id]
 		moved := Entry{Manager: e.Manager, Operation: e.Operation, APIVersion: apiVersion, Subresource: e.Subresource, Fields: owners}
+		if p := parent[id]; keepTime && p != nil {
+			moved.Time = p.Time
+		}
 		out = append(out, moved.encode())
 	}
 	SortEntries(out)
-	return out, nil
+	return out
 }
-
-// scaleReplicas is a Scale's spec.replicas.
-var scaleReplicas = fieldpath.Path{fieldpath.Field("spec"), fieldpath.Field("replicas")}
