@@ -73,6 +73,19 @@ func (k *cli) scoped(r client.APIResource, ns string) *client.Resource[*unstruct
 	return d
 }
 
+// one returns resource's dynamic client for one object: in namespace ns,
+// or the context's namespace when ns is "".
+func (k *cli) one(ctx context.Context, resource, ns string) (client.APIResource, *client.Resource[*unstructured.Unstructured], error) {
+	r, err := k.resource(ctx, resource)
+	if err != nil {
+		return r, nil, err
+	}
+	if ns == "" {
+		ns = k.c.Namespace()
+	}
+	return r, k.scoped(r, ns), nil
+}
+
 // namespaceFlag registers -n and -A, and returns the namespace they
 // select: "" for all of them.
 func (k *cli) namespaceFlag(fs *flag.FlagSet) func() string {

@@ -34,15 +34,10 @@ func del(ctx context.Context, k *cli, args []string) error {
 	if !ok {
 		return fmt.Errorf("delete: -cascade %q: background, foreground or orphan", *cascade)
 	}
-	r, err := k.resource(ctx, pos[0])
+	r, res, err := k.one(ctx, pos[0], namespace())
 	if err != nil {
 		return err
 	}
-	ns := namespace()
-	if ns == "" {
-		ns = k.c.Namespace()
-	}
-	res := k.scoped(r, ns)
 	name := pos[1]
 	// The object's uid and resourceVersion first: the wait follows this
 	// object from this version, and a new one of the same name made

@@ -34,15 +34,10 @@ func patch(ctx context.Context, k *cli, args []string) error {
 	if !ok {
 		return fmt.Errorf("patch: -type %q: strategic, merge or json", *kind)
 	}
-	r, err := k.resource(ctx, pos[0])
+	r, res, err := k.one(ctx, pos[0], namespace())
 	if err != nil {
 		return err
 	}
-	ns := namespace()
-	if ns == "" {
-		ns = k.c.Namespace()
-	}
-	res := k.scoped(r, ns)
 	if *subresource != "" {
 		res = res.Subresource(*subresource)
 	}
