@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	apiextv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
@@ -69,7 +68,7 @@ type document struct {
 func documents(manifests [][]byte) ([]document, error) {
 	var out []document
 	for i, m := range manifests {
-		for j, y := range splitYAML(m) {
+		for j, y := range codec.SplitYAMLDocuments(m) {
 			if isEmpty(y) {
 				continue
 			}
@@ -97,27 +96,6 @@ func documents(manifests [][]byte) ([]document, error) {
 		}
 	}
 	return out, nil
-}
-
-// splitYAML splits a stream at "---" document separators.
-func splitYAML(b []byte) [][]byte {
-	var docs [][]byte
-	start := 0
-	for i := 0; i <= len(b); {
-		end := bytes.IndexByte(b[i:], '\n')
-		if end < 0 {
-			end = len(b)
-		} else {
-			end += i
-		}
-		line := strings.TrimRight(string(b[i:end]), " \t\r")
-		if line == "---" || strings.HasPrefix(line, "--- ") {
-			docs = append(docs, b[start:i])
-			start = min(end+1, len(b))
-		}
-		i = end + 1
-	}
-	return append(docs, b[start:])
 }
 
 // isEmpty reports whether a YAML document holds only comments and space.

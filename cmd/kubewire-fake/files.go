@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
+	"github.com/kubewire/kubewire/codec"
 	"sigs.k8s.io/yaml"
 )
 
@@ -75,7 +76,7 @@ func manifestFiles(p string) ([]string, error) {
 
 // parseManifests splits a file into documents and decodes each.
 func parseManifests(file string, b []byte) ([]manifest, error) {
-	docs := splitYAML(b)
+	docs := codec.SplitYAMLDocuments(b)
 	var out []manifest
 	for i, doc := range docs {
 		from := file
@@ -113,23 +114,6 @@ func parseManifests(file string, b []byte) ([]manifest, error) {
 		out = append(out, manifest{obj: &u, from: from})
 	}
 	return out, nil
-}
-
-// splitYAML splits a YAML stream at its "---" document separators. JSON
-// files are one document.
-func splitYAML(b []byte) [][]byte {
-	var docs [][]byte
-	var cur []byte
-	for line := range bytes.Lines(b) {
-		t := bytes.TrimRight(line, " \t\r\n")
-		if bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- ")) {
-			docs = append(docs, cur)
-			cur = nil
-			continue
-		}
-		cur = append(cur, line...)
-	}
-	return append(docs, cur)
 }
 
 // createOrder ranks objects as they must be created: definitions of

@@ -65,7 +65,7 @@ func apply(ctx context.Context, k *cli, args []string) error {
 // of documents separated by "---" lines.
 func decodeObjects(b []byte) ([]*unstructured.Unstructured, error) {
 	var out []*unstructured.Unstructured
-	for i, doc := range splitYAML(b) {
+	for i, doc := range codec.SplitYAMLDocuments(b) {
 		j, err := codec.YAMLToJSON(doc)
 		if err != nil {
 			return nil, fmt.Errorf("document %d: %w", i+1, err)
@@ -83,20 +83,4 @@ func decodeObjects(b []byte) ([]*unstructured.Unstructured, error) {
 		out = append(out, u)
 	}
 	return out, nil
-}
-
-// splitYAML splits a YAML stream at its "---" document separators.
-func splitYAML(b []byte) [][]byte {
-	var docs [][]byte
-	var cur []byte
-	for line := range bytes.Lines(b) {
-		t := bytes.TrimRight(line, " \t\r\n")
-		if bytes.Equal(t, []byte("---")) || bytes.HasPrefix(t, []byte("--- ")) {
-			docs = append(docs, cur)
-			cur = nil
-			continue
-		}
-		cur = append(cur, line...)
-	}
-	return append(docs, cur)
 }
