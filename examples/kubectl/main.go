@@ -1,7 +1,9 @@
 // Command kubectl is a small kubectl built on kubewire, for programs that
 // script a cluster: get (server-side tables, -o wide, label selectors,
 // --watch), apply (server-side apply of a YAML file with a field manager
-// and --force-conflicts), delete (with a propagation policy, waiting until
+// and --force-conflicts; CustomResourceDefinitions first, waiting until
+// served, then Namespaces; -prune -l deleting what an earlier apply of
+// the set created and the file no longer has), delete (with a propagation policy, waiting until
 // the object is gone) and patch (merge, JSON and strategic merge). It finds
 // its cluster as kubectl does (-kubeconfig, else $KUBECONFIG, else
 // ~/.kube/config), and -context picks one of the file's contexts.
@@ -13,6 +15,7 @@
 //
 //	go run ./examples/kubectl get deploy -o wide -l app=web
 //	go run ./examples/kubectl apply -f objects.yaml -field-manager me -force-conflicts
+//	go run ./examples/kubectl apply -f objects.yaml -prune -l app=web
 //	go run ./examples/kubectl patch configmap cfg -type json -p '[{"op":"add","path":"/data/b","value":"2"}]'
 //	go run ./examples/kubectl delete deployment web -cascade foreground
 //	go run ./examples/kubectl -context staging get pods -A -w

@@ -154,3 +154,61 @@ func TestGetWatch(t *testing.T) {
 	}
 	pw.Close()
 }
+
+// A file with a custom resource before its definition and objects before
+// their Namespace applies in one go; applied again without the
+// ConfigMap, with -prune -l, the ConfigMap is deleted and nothing else.
+func TestApplyOrderAndPrune(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+
+	got := kubectl(t, ctx, kc, "apply", "-f", "testdata/cron.yaml")
+	want := "customresourcedefinitions/crontabs.stable.example.com serverside-applied\n" +
+		"namespaces/batch serverside-applied\n" +
+		"crontabs/nightly serverside-applied\n" +
+		"configmaps/backup-settings serverside-applied\n"
+	if got != want {
+		t.Errorf("apply printed\n%s\nwant\n%s", got, want)
+	}
+	// An object outside the set, and one of the set's labels that another
+	// manager applied (as a Deployment's Pods carry its labels).
+	kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml")
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	if err := os.WriteFile(other, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: not-mine, namespace: batch, labels: {app: backup}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, ctx, kc, "apply", "-f", other, "-field-manager", "someone-else")
+
+	b, err := os.ReadFile("testdata/cron.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(b), "---\n")
+	without := filepath.Join(t.TempDir(), "cron.yaml")
+	if err := os.WriteFile(without, []byte(docs[0]+"---\n"+docs[2]+"---\n"+docs[3]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got = kubectl(t, ctx, kc, "apply", "-f", without, "-prune", "-l", "app=backup")
+	want = "customresourcedefinitions/crontabs.stable.example.com serverside-applied\n" +
+		"namespaces/batch serverside-applied\n" +
+		"crontabs/nightly serverside-applied\n" +
+		"configmaps/backup-settings pruned\n"
+	if got != want {
+		t.Errorf("apply -prune printed\n%s\nwant\n%s", got, want)
+	}
+	if got := kubectl(t, ctx, kc, "get", "cm", "-A", "-l", "app"); strings.Contains(got, "backup-settings") || !strings.Contains(got, "web-config") || !strings.Contains(got, "not-mine") {
+		t.Errorf("after the prune, ConfigMaps labelled app:\n%s\nwant web-config, not-mine and no backup-settings", got)
+	}
+	if got := kubectl(t, ctx, kc, "get", "ct", "-n", "batch"); !strings.Contains(got, "nightly") {
+		t.Errorf("after the prune, CronTabs:\n%s\nwant nightly", got)
+	}
+
+	var out bytes.Buffer
+	err = run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "apply", "-f", without, "-prune"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "-prune needs -l") {
+		t.Errorf("apply -prune without -l: %v, want a refusal", err)
+	}
+}
