@@ -212,3 +212,46 @@ func TestApplyOrderAndPrune(t *testing.T) {
 		t.Errorf("apply -prune without -l: %v, want a refusal", err)
 	}
 }
+
+// logs asks for the container's log as kubectl does: the fake runs no
+// containers, so a Pod not scheduled yet has an empty log, and the
+// server's refusals come back as they are.
+func TestLogs(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+	pod := filepath.Join(t.TempDir(), "pod.yaml")
+	if err := os.WriteFile(pod, []byte(`apiVersion: v1
+kind: Namespace
+metadata: {name: web}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: web}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: web}
+spec:
+  containers:
+  - {name: app, image: web:1}
+  - {name: sidecar, image: proxy:1}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, ctx, kc, "apply", "-f", pod)
+	if got := kubectl(t, ctx, kc, "logs", "web-0", "-c", "app", "-tail", "10"); got != "" {
+		t.Errorf("logs of an unscheduled Pod printed %q, want nothing", got)
+	}
+	var out bytes.Buffer
+	err := run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "logs", "web-0"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "a container name must be specified") {
+		t.Errorf("logs of a Pod of two containers without -c: %v, want the server's refusal", err)
+	}
+	err = run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "logs", "web-1", "-c", "app"}, &out)
+	if err == nil || !strings.Contains(err.Error(), `pods "web-1" not found`) {
+		t.Errorf("logs of a missing Pod: %v, want not found", err)
+	}
+}
