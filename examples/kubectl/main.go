@@ -3,7 +3,8 @@
 // --watch), apply (server-side apply of a YAML file with a field manager
 // and --force-conflicts; CustomResourceDefinitions first, waiting until
 // served, then Namespaces; -prune -l deleting what an earlier apply of
-// the set created and the file no longer has), delete (with a
+// the set created and the file no longer has), diff (what apply would
+// change, from a server-side dry run), delete (with a
 // propagation policy, waiting until the object is gone), patch (merge,
 // JSON and strategic merge) and logs (a container's log, -f following
 // it). It finds its cluster as kubectl does (-kubeconfig, else
@@ -18,6 +19,7 @@
 //	go run ./examples/kubectl get deploy -o wide -l app=web
 //	go run ./examples/kubectl apply -f objects.yaml -field-manager me -force-conflicts
 //	go run ./examples/kubectl apply -f objects.yaml -prune -l app=web
+//	go run ./examples/kubectl diff -f objects.yaml
 //	go run ./examples/kubectl patch configmap cfg -type json -p '[{"op":"add","path":"/data/b","value":"2"}]'
 //	go run ./examples/kubectl delete deployment web -cascade foreground
 //	go run ./examples/kubectl logs web-0 -c app -f -tail 100
@@ -68,15 +70,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("a command is needed: get, apply, delete, patch or logs")
+		return fmt.Errorf("a command is needed: get, apply, diff, delete, patch or logs")
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	commands := map[string]func(context.Context, *cli, []string) error{
-		"get": get, "apply": apply, "delete": del, "patch": patch, "logs": logs,
+		"get": get, "apply": apply, "delete": del, "patch": patch, "logs": logs, "diff": diff,
 	}
 	fn, ok := commands[cmd]
 	if !ok {
-		return fmt.Errorf("unknown command %q: get, apply, delete, patch or logs", cmd)
+		return fmt.Errorf("unknown command %q: get, apply, diff, delete, patch or logs", cmd)
 	}
 	cfg, err := cluster.Load()
 	if err != nil {

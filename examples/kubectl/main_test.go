@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 )
@@ -253,5 +255,67 @@ spec:
 	err = run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "logs", "web-1", "-c", "app"}, &out)
 	if err == nil || !strings.Contains(err.Error(), `pods "web-1" not found`) {
 		t.Errorf("logs of a missing Pod: %v, want not found", err)
+	}
+}
+
+// diff shows what apply would change, from a dry run, and changes
+// nothing; an object as the server has it shows no difference.
+func TestDiff(t *testing.T) {
+	srv, cfg := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+	kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml")
+	if got := kubectl(t, ctx, kc, "diff", "-f", "testdata/web.yaml"); got != "" {
+		t.Errorf("diff of the applied file printed\n%s\nwant nothing", got)
+	}
+	b, err := os.ReadFile("testdata/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(t.TempDir(), "web.yaml")
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(b), "replicas: 2", "replicas: 3", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := kubectl(t, ctx, kc, "diff", "-f", changed)
+	for _, want := range []string{
+		"--- live/web/deployments/web\n+++ merged/web/deployments/web\n@@ -",
+		"-  generation: 1\n+  generation: 2\n",
+		"-  replicas: 2\n+  replicas: 3\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff printed\n%s\nwant %q in it", got, want)
+		}
+	}
+	if strings.Contains(got, "configmaps/web-config") || strings.Contains(got, "managedFields") {
+		t.Errorf("diff printed\n%s\nwant only the Deployment, without managed fields", got)
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := client.For[*appsv1.Deployment](c).Namespace("web").Get(ctx, "web", client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *d.Spec.Replicas != 2 || d.Generation != 1 {
+		t.Errorf("after diff the Deployment has %d replicas, generation %d; want 2 and 1, as applied", *d.Spec.Replicas, d.Generation)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	lines := func(s string) []string { return strings.SplitAfter(s, "\n") }
+	for _, tc := range []struct{ a, b, want string }{
+		{"a\nb\nc\n", "a\nb\nc\n", ""},
+		{"a\nb\nc\n", "a\nB\nc\n", "--- A\n+++ B\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"},
+		{"", "x\ny\n", "--- A\n+++ B\n@@ -0,0 +1,2 @@\n+x\n+y\n"},
+		// Two changes ten lines apart: two hunks of three lines of context.
+		{"1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "1\nX\n3\n4\n5\n6\n7\n8\n9\n10\nY\n12\n",
+			"--- A\n+++ B\n@@ -1,5 +1,5 @@\n 1\n-2\n+X\n 3\n 4\n 5\n@@ -8,5 +8,5 @@\n 8\n 9\n 10\n-11\n+Y\n 12\n"},
+	} {
+		if got := unifiedDiff("A", "B", lines(tc.a), lines(tc.b)); got != tc.want {
+			t.Errorf("unifiedDiff(%q, %q) =\n%s\nwant\n%s", tc.a, tc.b, got, tc.want)
+		}
 	}
 }
