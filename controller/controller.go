@@ -121,7 +121,10 @@ func sourceName[O client.Object](k registry.Kind, inf *informer.Informer[O]) str
 func (c *Controller[T]) Name() string { return c.name }
 
 // Filter adds predicates to the primary informer's events: a change
-// queues its Request only if every predicate lets it through.
+// queues its Request only if every predicate lets it through (as
+// controller-runtime's WithEventFilter called twice). For a change that
+// any of them lets through, give one Or:
+// Filter(Or[*v1.Widget](GenerationChanged, LabelsChanged)).
 func (c *Controller[T]) Filter(preds ...Predicate[T]) {
 	c.mu.Lock()
 	defer c.mu.Unlock()

@@ -71,7 +71,11 @@ func AnnotationsChanged[T client.Object](e Event[T]) bool {
 	return e.Type != Updated || e.Resync() || !maps.Equal(e.Old.GetAnnotations(), e.Object.GetAnnotations())
 }
 
-// Or lets an event through when any of ps does.
+// Or lets an event through when any of ps does: controller-runtime's
+// predicate.Or. Go infers no type from generic functions alone, so name
+// the kind once, on Or:
+//
+//	ctl.Filter(controller.Or[*v1.Widget](controller.GenerationChanged, controller.LabelsChanged))
 func Or[T client.Object](ps ...Predicate[T]) Predicate[T] {
 	return func(e Event[T]) bool {
 		for _, p := range ps {

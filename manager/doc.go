@@ -100,6 +100,25 @@
 // webhook's Service (the server answers from the start of Run), or
 // probe readiness on /healthz as kubebuilder's projects do.
 //
+// # Permissions
+//
+// Besides list and watch of each informer's resource and the writes of
+// the Reconciles, the manager's parts make these requests; as markers
+// for kubewire-gen rbac (NS is the Leases' namespace, by default the
+// Pod's):
+//
+//	// Options.LeaderElection: its Lease (watch unless NoWatch).
+//	// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=NS,resources=leases,verbs=get;create;update;watch
+//	// Options.Sharding: the ring's Leases.
+//	// +kubebuilder:rbac:groups=coordination.k8s.io,namespace=NS,resources=leases,verbs=get;list;watch;create;update;delete
+//	// Events (m.Events()); the core group only on servers without events.k8s.io.
+//	// +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
+//
+// A refused request is logged with the server's message and keeps
+// /readyz failing, naming what to grant (a refused Lease: "cannot
+// campaign, the Lease is refused (grant get, create, update and watch on
+// leases)").
+//
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent

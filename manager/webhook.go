@@ -26,6 +26,7 @@ type webhookMetrics = interface {
 	WebhookServing(path string)
 	WebhookStarted(path string)
 	WebhookFinished(path string, code int, took time.Duration)
+	WebhookCertificateRead(err error)
 }
 
 // webhookServer returns Options.Webhook, nil when unset or a nil pointer.

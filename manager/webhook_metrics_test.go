@@ -199,6 +199,13 @@ func TestWebhookSeriesOnMetrics(t *testing.T) {
 	if got := webhookSeries(fams); !slices.Equal(got, want) {
 		t.Errorf("after the reviews:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+	// The certificate was read when the server started (and at each poll), never failing.
+	if reads := fams["certwatcher_read_certificate_total"].GetMetric(); len(reads) != 1 || reads[0].GetCounter().GetValue() < 1 {
+		t.Errorf("certwatcher_read_certificate_total: %v, want at least the read at the start", reads)
+	}
+	if errs := fams["certwatcher_read_certificate_errors_total"].GetMetric(); len(errs) != 1 || errs[0].GetCounter().GetValue() != 0 {
+		t.Errorf("certwatcher_read_certificate_errors_total: %v, want 0", errs)
+	}
 	// The latency histogram has controller-runtime's buckets (client_golang's defaults).
 	h := fams["controller_runtime_webhook_latency_seconds"].GetMetric()[0].GetHistogram()
 	var bounds []float64
@@ -233,7 +240,7 @@ func TestNoWebhookSeriesWithoutWebhooks(t *testing.T) {
 		t.Fatalf("scraped %d families", len(fams))
 	}
 	for name := range fams {
-		if strings.HasPrefix(name, "controller_runtime_webhook_") {
+		if strings.HasPrefix(name, "controller_runtime_webhook_") || strings.HasPrefix(name, "certwatcher_") {
 			t.Errorf("a manager without webhooks shows %s", name)
 		}
 	}

@@ -45,6 +45,8 @@
 //	controller_runtime_webhook_requests_total{webhook,code}   webhook is the path; 200 and 500 exist at 0
 //	controller_runtime_webhook_latency_seconds{webhook,code}  histogram
 //	controller_runtime_webhook_requests_in_flight{webhook}
+//	certwatcher_read_certificate_total                       reads of the webhook server's certificate files
+//	certwatcher_read_certificate_errors_total                those that failed (the previous certificate serves on)
 //	go_*, process_*                                          the Go runtime and the process
 //
 // A client reports its requests to one Metrics (its Config.Metrics, or
@@ -74,8 +76,11 @@
 // The webhook series are those of a webhook server given to a manager
 // (or made with webhook.Options.Metrics set to Webhooks): each review
 // of a path served, by the HTTP status answered (a denial is a 200, a
-// body that is not a review a 400); a program without webhooks shows
-// none of them.
+// body that is not a review a 400), and its reads of the certificate
+// files (at the start, at every poll, on ReloadCertificates): a rate of
+// certwatcher_read_certificate_errors_total above zero is a rotation
+// that keeps failing, before the certificate in use expires. A program
+// without webhooks shows none of them.
 //
 // The informer labels are the resource as kubectl names it
 // ("widgets.operator.kubewire.dev", "configmaps") and the informer's

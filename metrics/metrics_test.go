@@ -251,7 +251,7 @@ func documentedSeries(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	line := regexp.MustCompile(`^//\t((?:controller_runtime|workqueue|rest_client|leader_election|kubewire)_[a-z_]+)`)
+	line := regexp.MustCompile(`^//\t((?:controller_runtime|workqueue|rest_client|leader_election|certwatcher|kubewire)_[a-z_]+)`)
 	var names []string
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -301,4 +301,24 @@ func TestQueueDepthReadWhenScraped(t *testing.T) {
 	expect(t, f, 0, "workqueue_depth", depth...)
 	expect(t, f, 3, "workqueue_queue_duration_seconds", "name", "widgets", "controller", "widgets")
 	expect(t, f, 3, "workqueue_work_duration_seconds", "name", "widgets", "controller", "widgets")
+}
+
+// controller-runtime's certwatcher series count the reads of a webhook
+// server's certificate files and their failures; a program without a
+// webhook server shows neither.
+func TestCertificateReads(t *testing.T) {
+	m := metrics.New()
+	if _, ok := gather(t, m)["certwatcher_read_certificate_total"]; ok {
+		t.Error("certwatcher series shown before any webhook server reported")
+	}
+	wh := m.Webhooks()
+	wh.WebhookCertificateRead(nil)
+	wh.WebhookCertificateRead(errors.New("tls: private key does not match public key"))
+	wh.WebhookCertificateRead(nil)
+	f := gather(t, m)
+	expect(t, f, 3, "certwatcher_read_certificate_total")
+	expect(t, f, 1, "certwatcher_read_certificate_errors_total")
+	if typ := f["certwatcher_read_certificate_errors_total"].GetType(); typ != dto.MetricType_COUNTER {
+		t.Errorf("certwatcher_read_certificate_errors_total is a %v, want a counter", typ)
+	}
 }

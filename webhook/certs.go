@@ -40,14 +40,19 @@ type certFiles struct {
 	pool atomic.Pointer[x509.CertPool]
 	// loads counts the certificates (pairs) loaded, for tests.
 	loads atomic.Int64
+	// observe, when set, is told of every read and its error.
+	observe func(error)
 }
 
 // load reads the files and takes them when they changed and are valid.
 // A pair that does not load (a key not yet written beside its new
 // certificate) leaves the one in use serving, and is an error.
-func (c *certFiles) load() error {
+func (c *certFiles) load() (err error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.observe != nil {
+		defer func() { c.observe(err) }()
+	}
 	certPEM, err := os.ReadFile(c.certFile)
 	if err != nil {
 		return fmt.Errorf("webhook: serving certificate: %w", err)

@@ -53,7 +53,7 @@ func rewriteClientConfigs(manifests, caPEM []byte, set func(cc map[string]any)) 
 	}
 	var out [][]byte
 	n := 0
-	for i, doc := range SplitYAML(manifests) {
+	for i, doc := range codec.SplitYAMLDocuments(manifests) {
 		j, err := codec.YAMLToJSON(doc)
 		if err != nil {
 			return nil, 0, fmt.Errorf("webhook: document %d: %w", i+1, err)
@@ -117,21 +117,9 @@ func clientConfigs(obj map[string]any) []map[string]any {
 }
 
 // SplitYAML splits a YAML stream at its "---" separator lines.
-func SplitYAML(b []byte) [][]byte {
-	var docs [][]byte
-	var cur strings.Builder
-	for line := range strings.Lines(string(b)) {
-		if rest, ok := strings.CutPrefix(line, "---"); ok {
-			if r := strings.TrimSpace(rest); r == "" || strings.HasPrefix(r, "#") {
-				docs = append(docs, []byte(cur.String()))
-				cur.Reset()
-				continue
-			}
-		}
-		cur.WriteString(line)
-	}
-	return append(docs, []byte(cur.String()))
-}
+//
+// Deprecated: use codec.SplitYAMLDocuments, which this calls.
+func SplitYAML(b []byte) [][]byte { return codec.SplitYAMLDocuments(b) }
 
 func joinYAML(docs [][]byte) []byte {
 	var b bytes.Buffer

@@ -57,7 +57,7 @@ func TestInjectCABundle(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d caBundles set, want 3", n)
 	}
-	docs := webhook.SplitYAML(out)
+	docs := codec.SplitYAMLDocuments(out)
 	if len(docs) != 4 {
 		t.Fatalf("%d documents:\n%s", len(docs), out)
 	}
@@ -92,7 +92,7 @@ func TestPointAt(t *testing.T) {
 	if err != nil || n != 3 {
 		t.Fatalf("%d rewritten, %v", n, err)
 	}
-	docs := webhook.SplitYAML(out)
+	docs := codec.SplitYAMLDocuments(out)
 	for i, want := range []string{"url: https://127.0.0.1:9443/mutate\n", "", "url: https://127.0.0.1:9443/convert\n", ""} {
 		if want != "" && (!strings.Contains(string(docs[i]), want) || strings.Contains(string(docs[i]), "service:")) {
 			t.Errorf("document %d:\n%s", i+1, docs[i])

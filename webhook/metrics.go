@@ -5,8 +5,9 @@ import (
 	"time"
 )
 
-// Metrics observes the reviews a Server answers, for
-// controller-runtime's webhook series (package metrics implements it,
+// Metrics observes the reviews a Server answers and its reads of the
+// certificate files, for controller-runtime's webhook and certwatcher
+// series (package metrics implements it,
 // metrics.Metrics.Webhooks, and package manager gives the manager's to
 // the server). It is an alias of an unnamed interface of plain types so
 // that packages that must not link this one (manager, metrics) can
@@ -24,6 +25,12 @@ type Metrics = interface {
 	// written: its HTTP status and how long it took from
 	// WebhookStarted.
 	WebhookFinished(path string, code int, took time.Duration)
+	// WebhookCertificateRead is called each time the Server reads its
+	// certificate files (when Run starts, at every poll, and on
+	// ReloadCertificates), with nil or with why they did not load (the
+	// certificate in use then stays): a rotation that keeps failing
+	// shows before the certificate expires.
+	WebhookCertificateRead(err error)
 }
 
 // InheritMetrics gives the Server metrics where its Options had none:

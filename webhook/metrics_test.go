@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -32,6 +34,13 @@ func (r *recordedMetrics) WebhookFinished(path string, code int, took time.Durat
 		r.add("negative duration")
 	}
 	r.add("finished " + path + " " + http.StatusText(code))
+}
+func (r *recordedMetrics) WebhookCertificateRead(err error) {
+	if err != nil {
+		r.add("certificate read failed")
+		return
+	}
+	r.add("certificate read")
 }
 func (r *recordedMetrics) take() []string {
 	r.mu.Lock()
@@ -140,5 +149,41 @@ func TestMetricsLayering(t *testing.T) {
 		if d == mod+"webhook" || strings.HasPrefix(d, mod+"webhook/") {
 			t.Errorf("a program without webhooks links %s", d)
 		}
+	}
+}
+
+// Every read of the certificate files is told to the Metrics, with its
+// failure: the read when Run starts, a rotation whose key does not match
+// its certificate, and the one that fixes it.
+func TestServerObservesCertificateReads(t *testing.T) {
+	rec := &recordedMetrics{}
+	s := serve(t, webhook.Options{Metrics: rec, CertPollInterval: time.Hour})
+	if _, _, err := postTo(clientFor(s.certs.CAPEM, nil), s.url+"/healthz", nil); err != nil {
+		t.Fatal(err) // served: Run has read the files
+	}
+	next, err := webhook.SelfSigned([]string{"127.0.0.1"}, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(s.dir, "tls.crt"), next.CertPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.srv.ReloadCertificates(); err == nil {
+		t.Fatal("a mismatched pair loaded")
+	}
+	if err := next.WriteFiles(s.dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.srv.ReloadCertificates(); err != nil {
+		t.Fatal(err)
+	}
+	var reads []string
+	for _, e := range rec.take() {
+		if strings.HasPrefix(e, "certificate") {
+			reads = append(reads, e)
+		}
+	}
+	if want := []string{"certificate read", "certificate read failed", "certificate read"}; !slices.Equal(reads, want) {
+		t.Errorf("certificate reads told: %q, want %q", reads, want)
 	}
 }

@@ -210,6 +210,14 @@ func NewServer(opts Options) (*Server, error) {
 	if opts.ClientCAName != "" {
 		s.certs.caFile = filepath.Join(opts.CertDir, opts.ClientCAName)
 	}
+	s.certs.observe = func(err error) {
+		s.mu.RLock()
+		m := s.metrics
+		s.mu.RUnlock()
+		if m != nil {
+			m.WebhookCertificateRead(err)
+		}
+	}
 	return s, nil
 }
 

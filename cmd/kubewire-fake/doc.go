@@ -46,6 +46,21 @@
 // start a new one right after `kill $KUBEWIRE_FAKE_PID`, which returns
 // before the save.
 //
+// # Webhooks
+//
+// The fake calls the admission webhooks its Mutating- and
+// ValidatingWebhookConfigurations register and the conversion webhooks
+// of custom resource definitions, as kube-apiserver does. A webhook
+// named by a Service reference (as kubewire-gen and kubebuilder write
+// them) is called at the address --webhook-service NAMESPACE/NAME=HOST:PORT
+// gives it (repeatable): a program's webhook server run on this machine.
+// --webhook-ca FILE sets the authority that signed its certificate as the
+// caBundle of every webhook and conversion webhook in the -f files, as
+// cert-manager's CA injector does in a cluster:
+//
+//	kubewire-fake -f config/crd -f config/webhook \
+//		--webhook-service system/webhook-service=127.0.0.1:9443 --webhook-ca certs/tls.crt
+//
 // # Faults
 //
 // --latency D delays every request. --error-rate R fails that share of

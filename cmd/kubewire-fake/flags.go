@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"strconv"
 	"strings"
 	"time"
@@ -20,6 +21,13 @@ type options struct {
 	token      string
 	verbose    bool
 	faults     faultOptions
+	// webhookServices maps "namespace/name" of a webhook's Service to
+	// the "host:port" the server calls it at.
+	webhookServices map[string]string
+	// webhookCA is the file of the authority that signed the webhook
+	// servers' certificates, set as the caBundle of the webhooks of -f
+	// files.
+	webhookCA string
 }
 
 // faultOptions are the fault injection flags.
@@ -54,7 +62,7 @@ func isVerb(v string) bool {
 func parseFlags(args []string, stderr io.Writer) (options, error) {
 	fs := flag.NewFlagSet("kubewire-fake", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	o := options{faults: faultOptions{perVerb: map[string]float64{}, perResource: map[string]float64{}}}
+	o := options{faults: faultOptions{perVerb: map[string]float64{}, perResource: map[string]float64{}}, webhookServices: map[string]string{}}
 	fs.StringVar(&o.addr, "addr", "127.0.0.1:0", `address to listen on; port 0 picks a free port (printed), "default" means `+defaultAddr)
 	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig file to write (an existing one gets a kubewire-fake cluster, user and context and its current-context set; default: a new file in a temporary folder, removed on exit)")
 	fs.BoolVar(&o.printEnv, "print-env", false, `start the server in the background, print "export KUBECONFIG=..." and "export KUBEWIRE_FAKE_PID=..." lines and exit: eval "$(kubewire-fake --print-env)"; stop it with kill $KUBEWIRE_FAKE_PID`)
@@ -62,6 +70,15 @@ func parseFlags(args []string, stderr io.Writer) (options, error) {
 		o.files = append(o.files, s)
 		return nil
 	})
+	fs.Func("webhook-service", "NAMESPACE/NAME=HOST:PORT: call the webhooks and conversion webhooks that name this Service at this address, over HTTPS (repeatable; for a webhook server run on this machine)", func(s string) error {
+		svc, addr, err := parseWebhookService(s)
+		if err != nil {
+			return err
+		}
+		o.webhookServices[svc] = addr
+		return nil
+	})
+	fs.StringVar(&o.webhookCA, "webhook-ca", "", "PEM file of the authority that signed the webhook servers' certificates (a self-signed certificate is its own): set as the caBundle of every webhook and conversion webhook in the -f files, as cert-manager's CA injector does")
 	fs.StringVar(&o.state, "state", "", "file to load the objects from at start (if it exists) and save them to on exit")
 	fs.StringVar(&o.token, "token", "", "bearer token clients must send (default: random)")
 	fs.BoolVar(&o.verbose, "v", false, "log one line per request to standard error")
@@ -128,4 +145,17 @@ func parseRate(s string) (string, float64, error) {
 		return "", 0, fmt.Errorf("%q: the rate must be a number between 0 and 1", s)
 	}
 	return strings.ToLower(name), rate, nil
+}
+
+// parseWebhookService reads "NAMESPACE/NAME=HOST:PORT".
+func parseWebhookService(s string) (string, string, error) {
+	svc, addr, ok := strings.Cut(s, "=")
+	ns, name, slash := strings.Cut(svc, "/")
+	if !ok || !slash || ns == "" || name == "" || strings.Contains(name, "/") {
+		return "", "", fmt.Errorf("-webhook-service %q: want NAMESPACE/NAME=HOST:PORT", s)
+	}
+	if _, port, err := net.SplitHostPort(addr); err != nil || port == "" {
+		return "", "", fmt.Errorf("-webhook-service %q: want NAMESPACE/NAME=HOST:PORT", s)
+	}
+	return svc, addr, nil
 }

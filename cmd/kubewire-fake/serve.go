@@ -29,7 +29,7 @@ func serve(ctx context.Context, o options, stdout, stderr io.Writer) (err error)
 		logger = slog.New(slog.NewTextHandler(stderr, nil))
 	}
 	bg := backgroundDir()
-	srv := fake.New(fake.Options{Token: o.token})
+	srv := fake.New(fake.Options{Token: o.token, WebhookServices: o.webhookServices})
 	defer srv.Close()
 
 	// The command's own writes (loading -f files and the state) go
@@ -61,6 +61,13 @@ func serve(ctx context.Context, o options, stdout, stderr io.Writer) (err error)
 		ms, err := readManifests(o.files)
 		if err != nil {
 			return err
+		}
+		if o.webhookCA != "" {
+			ca, err := readWebhookCA(o.webhookCA)
+			if err != nil {
+				return err
+			}
+			injectCABundle(ms, ca)
 		}
 		if err := createAll(ctx, local, ms); err != nil {
 			return err

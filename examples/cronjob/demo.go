@@ -204,7 +204,7 @@ func conditionReason(cj *v1.CronJob, typ string) string {
 // install creates the definitions and webhook configurations of
 // manifests, as kubectl apply would.
 func install(ctx context.Context, c *client.Client, manifests []byte) error {
-	for _, doc := range webhook.SplitYAML(manifests) {
+	for _, doc := range codec.SplitYAMLDocuments(manifests) {
 		j, err := codec.YAMLToJSON(doc)
 		if err != nil {
 			return err

@@ -28,6 +28,7 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"syscall"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -137,7 +138,8 @@ func setup(m *manager.Manager) error {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// ctrl.SetupSignalHandler(): SIGTERM is what the kubelet sends.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if err := run(ctx, os.Stdout, slog.Default()); err != nil {
 		slog.Error("ctrlruntime stopped", "error", err)

@@ -1,10 +1,15 @@
 // Command kubectl is a small kubectl built on kubewire, for programs that
 // script a cluster: get (server-side tables, -o wide, label selectors,
 // --watch), apply (server-side apply of a YAML file with a field manager
-// and --force-conflicts), delete (with a propagation policy, waiting until
-// the object is gone) and patch (merge, JSON and strategic merge). It finds
-// its cluster as kubectl does (-kubeconfig, else $KUBECONFIG, else
-// ~/.kube/config), and -context picks one of the file's contexts.
+// and --force-conflicts; CustomResourceDefinitions first, waiting until
+// served, then Namespaces; -prune -l deleting what an earlier apply of
+// the set created and the file no longer has), diff (what apply would
+// change, from a server-side dry run), delete (with a
+// propagation policy, waiting until the object is gone), patch (merge,
+// JSON and strategic merge) and logs (a container's log, -f following
+// it). It finds its cluster as kubectl does (-kubeconfig, else
+// $KUBECONFIG, else ~/.kube/config), and -context picks one of the
+// file's contexts.
 //
 // Resources are named as kubectl names them: the plural ("deployments"),
 // the singular kind ("deployment"), a short name ("deploy"), or any of
@@ -13,8 +18,11 @@
 //
 //	go run ./examples/kubectl get deploy -o wide -l app=web
 //	go run ./examples/kubectl apply -f objects.yaml -field-manager me -force-conflicts
+//	go run ./examples/kubectl apply -f objects.yaml -prune -l app=web
+//	go run ./examples/kubectl diff -f objects.yaml
 //	go run ./examples/kubectl patch configmap cfg -type json -p '[{"op":"add","path":"/data/b","value":"2"}]'
 //	go run ./examples/kubectl delete deployment web -cascade foreground
+//	go run ./examples/kubectl logs web-0 -c app -f -tail 100
 //	go run ./examples/kubectl -context staging get pods -A -w
 //
 // Try it on cmd/kubewire-fake:
@@ -28,9 +36,6 @@
 // within about a second, see client.RetryPolicy): the client's default
 // rides out a minute of API server downtime, which at a prompt looks like
 // a hang.
-//
-// kubectl's logs and exec have no counterpart: kubewire's client has no
-// streaming subresources yet.
 package main
 
 import (
@@ -65,15 +70,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("a command is needed: get, apply, delete or patch")
+		return fmt.Errorf("a command is needed: get, apply, diff, delete, patch or logs")
 	}
 	cmd, rest := fs.Arg(0), fs.Args()[1:]
 	commands := map[string]func(context.Context, *cli, []string) error{
-		"get": get, "apply": apply, "delete": del, "patch": patch,
+		"get": get, "apply": apply, "delete": del, "patch": patch, "logs": logs, "diff": diff,
 	}
 	fn, ok := commands[cmd]
 	if !ok {
-		return fmt.Errorf("unknown command %q: get, apply, delete or patch", cmd)
+		return fmt.Errorf("unknown command %q: get, apply, diff, delete, patch or logs", cmd)
 	}
 	cfg, err := cluster.Load()
 	if err != nil {

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	appsv1 "github.com/kubewire/kubewire/api/apps/v1"
+	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/fake/fakeclient"
 )
@@ -153,4 +155,167 @@ func TestGetWatch(t *testing.T) {
 		t.Errorf("get -w ended with %v", err)
 	}
 	pw.Close()
+}
+
+// A file with a custom resource before its definition and objects before
+// their Namespace applies in one go; applied again without the
+// ConfigMap, with -prune -l, the ConfigMap is deleted and nothing else.
+func TestApplyOrderAndPrune(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+
+	got := kubectl(t, ctx, kc, "apply", "-f", "testdata/cron.yaml")
+	want := "customresourcedefinitions/crontabs.stable.example.com serverside-applied\n" +
+		"namespaces/batch serverside-applied\n" +
+		"crontabs/nightly serverside-applied\n" +
+		"configmaps/backup-settings serverside-applied\n"
+	if got != want {
+		t.Errorf("apply printed\n%s\nwant\n%s", got, want)
+	}
+	// An object outside the set, and one of the set's labels that another
+	// manager applied (as a Deployment's Pods carry its labels).
+	kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml")
+	other := filepath.Join(t.TempDir(), "other.yaml")
+	if err := os.WriteFile(other, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: not-mine, namespace: batch, labels: {app: backup}}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, ctx, kc, "apply", "-f", other, "-field-manager", "someone-else")
+
+	b, err := os.ReadFile("testdata/cron.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(b), "---\n")
+	without := filepath.Join(t.TempDir(), "cron.yaml")
+	if err := os.WriteFile(without, []byte(docs[0]+"---\n"+docs[2]+"---\n"+docs[3]), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got = kubectl(t, ctx, kc, "apply", "-f", without, "-prune", "-l", "app=backup")
+	want = "customresourcedefinitions/crontabs.stable.example.com serverside-applied\n" +
+		"namespaces/batch serverside-applied\n" +
+		"crontabs/nightly serverside-applied\n" +
+		"configmaps/backup-settings pruned\n"
+	if got != want {
+		t.Errorf("apply -prune printed\n%s\nwant\n%s", got, want)
+	}
+	if got := kubectl(t, ctx, kc, "get", "cm", "-A", "-l", "app"); strings.Contains(got, "backup-settings") || !strings.Contains(got, "web-config") || !strings.Contains(got, "not-mine") {
+		t.Errorf("after the prune, ConfigMaps labelled app:\n%s\nwant web-config, not-mine and no backup-settings", got)
+	}
+	if got := kubectl(t, ctx, kc, "get", "ct", "-n", "batch"); !strings.Contains(got, "nightly") {
+		t.Errorf("after the prune, CronTabs:\n%s\nwant nightly", got)
+	}
+
+	var out bytes.Buffer
+	err = run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "apply", "-f", without, "-prune"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "-prune needs -l") {
+		t.Errorf("apply -prune without -l: %v, want a refusal", err)
+	}
+}
+
+// logs asks for the container's log as kubectl does: the fake runs no
+// containers, so a Pod not scheduled yet has an empty log, and the
+// server's refusals come back as they are.
+func TestLogs(t *testing.T) {
+	srv, _ := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+	pod := filepath.Join(t.TempDir(), "pod.yaml")
+	if err := os.WriteFile(pod, []byte(`apiVersion: v1
+kind: Namespace
+metadata: {name: web}
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata: {name: default, namespace: web}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-0, namespace: web}
+spec:
+  containers:
+  - {name: app, image: web:1}
+  - {name: sidecar, image: proxy:1}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	kubectl(t, ctx, kc, "apply", "-f", pod)
+	if got := kubectl(t, ctx, kc, "logs", "web-0", "-c", "app", "-tail", "10"); got != "" {
+		t.Errorf("logs of an unscheduled Pod printed %q, want nothing", got)
+	}
+	var out bytes.Buffer
+	err := run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "logs", "web-0"}, &out)
+	if err == nil || !strings.Contains(err.Error(), "a container name must be specified") {
+		t.Errorf("logs of a Pod of two containers without -c: %v, want the server's refusal", err)
+	}
+	err = run(ctx, []string{"-kubeconfig", kc, "-context", "fake", "logs", "web-1", "-c", "app"}, &out)
+	if err == nil || !strings.Contains(err.Error(), `pods "web-1" not found`) {
+		t.Errorf("logs of a missing Pod: %v, want not found", err)
+	}
+}
+
+// diff shows what apply would change, from a dry run, and changes
+// nothing; an object as the server has it shows no difference.
+func TestDiff(t *testing.T) {
+	srv, cfg := fakeclient.Start(fake.Options{TLS: true})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	kc := kubeconfigWith(t, srv)
+	kubectl(t, ctx, kc, "apply", "-f", "testdata/web.yaml")
+	if got := kubectl(t, ctx, kc, "diff", "-f", "testdata/web.yaml"); got != "" {
+		t.Errorf("diff of the applied file printed\n%s\nwant nothing", got)
+	}
+	b, err := os.ReadFile("testdata/web.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := filepath.Join(t.TempDir(), "web.yaml")
+	if err := os.WriteFile(changed, []byte(strings.Replace(string(b), "replicas: 2", "replicas: 3", 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := kubectl(t, ctx, kc, "diff", "-f", changed)
+	for _, want := range []string{
+		"--- live/web/deployments/web\n+++ merged/web/deployments/web\n@@ -",
+		"-  generation: 1\n+  generation: 2\n",
+		"-  replicas: 2\n+  replicas: 3\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("diff printed\n%s\nwant %q in it", got, want)
+		}
+	}
+	if strings.Contains(got, "configmaps/web-config") || strings.Contains(got, "managedFields") {
+		t.Errorf("diff printed\n%s\nwant only the Deployment, without managed fields", got)
+	}
+	c, err := client.New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := client.For[*appsv1.Deployment](c).Namespace("web").Get(ctx, "web", client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *d.Spec.Replicas != 2 || d.Generation != 1 {
+		t.Errorf("after diff the Deployment has %d replicas, generation %d; want 2 and 1, as applied", *d.Spec.Replicas, d.Generation)
+	}
+}
+
+func TestUnifiedDiff(t *testing.T) {
+	lines := func(s string) []string { return strings.SplitAfter(s, "\n") }
+	for _, tc := range []struct{ a, b, want string }{
+		{"a\nb\nc\n", "a\nb\nc\n", ""},
+		{"a\nb\nc\n", "a\nB\nc\n", "--- A\n+++ B\n@@ -1,3 +1,3 @@\n a\n-b\n+B\n c\n"},
+		{"", "x\ny\n", "--- A\n+++ B\n@@ -0,0 +1,2 @@\n+x\n+y\n"},
+		// Two changes ten lines apart: two hunks of three lines of context.
+		{"1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n", "1\nX\n3\n4\n5\n6\n7\n8\n9\n10\nY\n12\n",
+			"--- A\n+++ B\n@@ -1,5 +1,5 @@\n 1\n-2\n+X\n 3\n 4\n 5\n@@ -8,5 +8,5 @@\n 8\n 9\n 10\n-11\n+Y\n 12\n"},
+	} {
+		if got := unifiedDiff("A", "B", lines(tc.a), lines(tc.b)); got != tc.want {
+			t.Errorf("unifiedDiff(%q, %q) =\n%s\nwant\n%s", tc.a, tc.b, got, tc.want)
+		}
+	}
 }

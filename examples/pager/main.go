@@ -10,6 +10,14 @@
 // it, and a watch started from that resourceVersion would see each of
 // them (see examples/quickstart).
 //
+// A continue token expires (410 Gone) when a list takes longer than about
+// five minutes or etcd compacts its snapshot away. The pager then lists
+// again from the start, by default in one request without a limit
+// (pager.RestartUnpaged, as client-go), and the loop gets an error
+// matching pager.ErrRestarted before the new snapshot's items: the counts
+// so far are reset, and the loop goes on. -expire-at-page N shows it on
+// the fake server.
+//
 // By default it starts kubewire's in-memory API server (package fake),
 // seeds it with 20,000 realistic Pods (about 2.6 KB each in protobuf)
 // and keeps changing them while the list runs. With KUBECONFIG set, or
@@ -17,12 +25,14 @@
 //
 //	go run ./examples/pager
 //	go run ./examples/pager -pods 100000 -page-size 1000
+//	go run ./examples/pager -expire-at-page 10
 //	go run ./examples/pager -kubeconfig ~/.kube/config -namespace kube-system
 package main
 
 import (
 	"cmp"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -37,6 +47,7 @@ import (
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	"github.com/kubewire/kubewire/client"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
+	"github.com/kubewire/kubewire/fake"
 	"github.com/kubewire/kubewire/pager"
 )
 
@@ -48,6 +59,7 @@ type config struct {
 	pods       int    // seeded in the fake server
 	pageSize   int64
 	churn      bool // change Pods on the fake server while listing
+	expireAt   int  // on the fake server: expire the continue token after this page
 	tty        bool // stderr is a terminal: redraw the progress bar in place
 }
 
@@ -59,6 +71,7 @@ func main() {
 	flag.IntVar(&cfg.pods, "pods", 20_000, "Pods to seed the fake server with")
 	flag.Int64Var(&cfg.pageSize, "page-size", 500, "items per page (the limit of each request)")
 	flag.BoolVar(&cfg.churn, "churn", true, "change Pods on the fake server while listing")
+	flag.IntVar(&cfg.expireAt, "expire-at-page", 0, "on the fake server, answer the list request after this page 410 Gone, as a cluster does when a continue token expired")
 	flag.Parse()
 	cfg.kubeconfig = *kubeconfig
 	if fi, err := os.Stderr.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
@@ -117,6 +130,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 			if pr.Pages == 1 && pr.Restarts == 0 && cfg.churn {
 				startChurn()
 			}
+			if pr.Pages == cfg.expireAt && pr.Restarts == 0 && !env.Real() {
+				// The next continue request (perhaps already sent: the pager
+				// reads ahead) finds its token expired.
+				env.Fake.Faults().Add(fake.Fault{Match: fake.Match{Verbs: []string{"list"}, Resource: "pods"}, Code: 410, Times: 1})
+			}
 			bar.update(pr)
 		},
 	})
@@ -126,6 +144,12 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	start := time.Now()
 	byNamespace := map[string]*phaseCounts{}
 	for pod, err := range p.Items(ctx) {
+		if errors.Is(err, pager.ErrRestarted) {
+			// A new snapshot follows, from the first item: start counting again.
+			fmt.Fprintf(stdout, "%v\n", err)
+			clear(byNamespace)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("list: %w", err)
 		}
@@ -146,11 +170,11 @@ func run(ctx context.Context, cfg config, stdout, stderr io.Writer) error {
 	snap := p.Snapshot()
 	fmt.Fprintf(stdout, "listed %d Pods in %s in %v (%.0f Pods/s) at resourceVersion %s\n",
 		snap.Items, plural(snap.Pages, "page"), elapsed.Round(time.Millisecond), float64(snap.Items)/elapsed.Seconds(), snap.ResourceVersion)
-	if cfg.churn && !env.Real() {
+	switch {
+	case snap.Restarts > 0:
+		fmt.Fprintf(stdout, "the list started over %s after its continue token expired; the last one is a snapshot at its own resourceVersion\n", plural(snap.Restarts, "time"))
+	case cfg.churn && !env.Real():
 		fmt.Fprintf(stdout, "%d changes were made after the first page; the list is one snapshot, so it has none of them\n", churned)
-	}
-	if snap.Restarts > 0 {
-		fmt.Fprintf(stdout, "the list started over %d times after its continue token expired\n", snap.Restarts)
 	}
 	printTable(stdout, byNamespace)
 	return nil

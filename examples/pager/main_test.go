@@ -74,3 +74,27 @@ func TestProgressBarOnATerminal(t *testing.T) {
 func pagerProgress(pages, items, total int, done bool) pager.Progress {
 	return pager.Progress{Pages: pages, Items: items, Total: total, Done: done}
 }
+
+// A continue token that expires mid-way (410 Gone) restarts the list;
+// the example counts the new snapshot from its start and ends with the
+// right counts instead of failing.
+func TestPagerRestartsAfterAnExpiredToken(t *testing.T) {
+	t.Setenv("KUBECONFIG", "")
+	var stdout, stderr bytes.Buffer
+	cfg := config{pods: 800, pageSize: 100, expireAt: 2}
+	if err := run(t.Context(), cfg, &stdout, &stderr); err != nil {
+		t.Fatal(err)
+	}
+	out := stdout.String()
+	for _, want := range []string{
+		"the continue token expired after ",
+		"listed 800 Pods in 1 page in ", // listed again without a limit
+		"the list started over 1 time after its continue token expired",
+		"  shop                     300      294        6       0      0\n",
+		"  monitoring               100       99        1       0      0\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -149,7 +149,7 @@ func read(in Install) ([]byte, error) {
 // their definitions, waiting until those are served.
 func install(ctx context.Context, c *client.Client, manifests []byte) error {
 	var crds [][]byte
-	for _, doc := range webhook.SplitYAML(manifests) {
+	for _, doc := range codec.SplitYAMLDocuments(manifests) {
 		j, err := codec.YAMLToJSON(doc)
 		if err != nil {
 			return err

@@ -102,7 +102,7 @@ func start(t *testing.T) *env {
 
 func install(t *testing.T, ctx context.Context, c *client.Client, manifests []byte) {
 	t.Helper()
-	for _, doc := range webhook.SplitYAML(manifests) {
+	for _, doc := range codec.SplitYAMLDocuments(manifests) {
 		j, err := codec.YAMLToJSON(doc)
 		if err != nil {
 			t.Fatal(err)
