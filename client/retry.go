@@ -26,6 +26,8 @@ type tries struct {
 	start time.Time
 	count int
 	safe  bool // the request may be repeated even if the server got it
+	// no5xxRetry: a 5xx without Retry-After is final (request.no5xxRetry)
+	no5xxRetry bool
 }
 
 type triesKey struct{}
@@ -84,7 +86,7 @@ func (p RetryPolicy) retryable(t *tries, resp *http.Response, err error) bool {
 	case code == http.StatusTooManyRequests:
 		return true
 	case code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported:
-		return t.safe
+		return t.safe && (!t.no5xxRetry || resp.Header.Get("Retry-After") != "")
 	}
 	return false
 }
