@@ -2,16 +2,18 @@ package client
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 )
 
 // credentials puts a credential on requests. Implementations are safe for
@@ -189,11 +191,11 @@ type tokenFile struct {
 	gen    uint64
 }
 
-func (f *tokenFile) authorization(*http.Request) (string, uint64, error) {
+func (f *tokenFile) authorization(r *http.Request) (string, uint64, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.gen == 0 || time.Since(f.readAt) >= f.refresh {
-		if err := f.readLocked(); err != nil {
+		if err := f.readLocked(r.Context()); err != nil {
 			if f.gen == 0 {
 				return "", 0, err
 			}
@@ -203,8 +205,10 @@ func (f *tokenFile) authorization(*http.Request) (string, uint64, error) {
 	return "Bearer " + f.token, f.gen, nil
 }
 
-func (f *tokenFile) readLocked() error {
-	b, err := os.ReadFile(f.path)
+// readLocked reads the file, within bounds: a path naming /dev/zero or
+// a FIFO must fail the request, not fill memory or hang it.
+func (f *tokenFile) readLocked(ctx context.Context) error {
+	b, err := smallfile.Read(ctx, f.path, smallfile.MaxToken)
 	if err != nil {
 		return fmt.Errorf("client: bearer token file: %w", err)
 	}
@@ -229,7 +233,7 @@ func (f *tokenFile) rejected(gen uint64) bool {
 	if gen != f.gen {
 		return true // someone already read a newer token
 	}
-	if f.readLocked() != nil {
+	if f.readLocked(context.Background()) != nil { // bounded by smallfile.MaxWait
 		return false
 	}
 	return f.gen != gen

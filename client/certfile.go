@@ -7,10 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 )
 
 // certFiles is a client certificate whose certificate or key comes from a
@@ -105,14 +106,14 @@ func (f *certFiles) readLocked() (bool, error) {
 	f.nextCheck.Store(time.Now().Add(f.refresh).UnixNano())
 	certPEM, keyPEM := f.certData, f.keyData
 	if f.certPath != "" {
-		b, err := os.ReadFile(f.certPath)
+		b, err := smallfile.Read(context.Background(), f.certPath, smallfile.MaxCertificate)
 		if err != nil {
 			return false, &fileError{what: "client certificate", err: err}
 		}
 		certPEM = b
 	}
 	if f.keyPath != "" {
-		b, err := os.ReadFile(f.keyPath)
+		b, err := smallfile.Read(context.Background(), f.keyPath, smallfile.MaxCertificate)
 		if err != nil {
 			return false, &fileError{what: "client key", err: err}
 		}

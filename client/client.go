@@ -186,6 +186,11 @@ type request struct {
 	accept      string
 	contentType string
 	body        []byte
+	// no5xxRetry makes a 5xx answer without Retry-After final: discovery
+	// of a group version whose aggregated server is down answers 503 at
+	// once, and waiting out the retry policy for it (48 s by default,
+	// per such group) delays every other kind's discovery.
+	no5xxRetry bool
 }
 
 // response is a successful (2xx) answer, its body read in full.
@@ -249,7 +254,7 @@ func (c *Client) do(ctx context.Context, r *request) (*response, error) {
 // send sends r through the retry policy and returns the last answer,
 // its body still to be read and closed, with the tries it took.
 func (c *Client) send(ctx context.Context, r *request) (*http.Response, *tries, error) {
-	t := &tries{start: time.Now(), safe: safeMethod(r.method)}
+	t := &tries{start: time.Now(), safe: safeMethod(r.method), no5xxRetry: r.no5xxRetry}
 	ctx = withTries(ctx, t)
 	var body any
 	if r.body != nil {

@@ -1,13 +1,15 @@
 package client
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
-	"os"
 	"strings"
 	"time"
+
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 )
 
 // Config says how to reach and authenticate to one API server. Build it
@@ -319,9 +321,14 @@ func (t TLSConfig) caPEM() ([]byte, error) {
 	if len(t.CAData) > 0 || t.CAFile == "" {
 		return t.CAData, nil
 	}
-	b, err := os.ReadFile(t.CAFile)
+	b, err := smallfile.Read(context.Background(), t.CAFile, smallfile.MaxCertificate)
 	if err != nil {
 		return nil, fmt.Errorf("client: certificate authority: %w", err)
+	}
+	if len(b) == 0 {
+		// Not the system's roots in its place: the file was meant to
+		// narrow trust (a FIFO nobody writes reads as empty too).
+		return nil, fmt.Errorf("client: certificate authority file %s is empty", t.CAFile)
 	}
 	return b, nil
 }

@@ -40,10 +40,20 @@ type Mapping struct {
 // refreshing.
 var ErrNoMapping = errors.New("no resource serves this kind")
 
-// discoveryState is one complete discovery of the server: its resources
-// with, for each group, the preferred version's first.
+// discoveryState is one discovery of the server: its resources with, for
+// each group, the preferred version's first, and the group versions it
+// could not read.
 type discoveryState struct {
 	resources []APIResource
+	failures  []DiscoveryFailure
+}
+
+// err is the discovery's error for the group versions it could not read.
+func (st *discoveryState) err() error {
+	if len(st.failures) == 0 {
+		return nil
+	}
+	return &GroupDiscoveryError{Failures: st.failures}
 }
 
 // ServerResources returns every resource the server serves (top-level
@@ -51,18 +61,24 @@ type discoveryState struct {
 // server: aggregated discovery when it has it, else the legacy documents
 // (/api, /apis and one per group version). Concurrent callers share one
 // fetch. The slice is shared: do not modify it.
+//
+// When some group versions could not be read (an aggregated API whose
+// server is down, or marked Stale), it returns the resources of the
+// others with an error matching ErrGroupDiscoveryFailed that names
+// them; that discovery is cached too, until InvalidateDiscovery or a
+// Mapping miss refreshes it.
 func (c *Client) ServerResources(ctx context.Context) ([]APIResource, error) {
 	c.discoveryMu.Lock()
 	st := c.discoveryCache
 	c.discoveryMu.Unlock()
 	if st != nil {
-		return st.resources, nil
+		return st.resources, st.err()
 	}
 	st, err := c.refreshDiscovery(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return st.resources, nil
+	return st.resources, st.err()
 }
 
 // InvalidateDiscovery drops the discovery cache; the next lookup fetches.
@@ -128,7 +144,9 @@ func (c *Client) runDiscoveryFetch(ctx context.Context, f *discoveryFetch) {
 // Mapping finds the resource serving kind in group and version (an empty
 // version picks the group's preferred one). On a miss it refreshes the
 // cache once (the kind may be a custom resource defined since) before
-// returning ErrNoMapping.
+// returning ErrNoMapping, or, when discovery could not read the group
+// (an aggregated API that is down), an error matching
+// ErrGroupDiscoveryFailed.
 func (c *Client) Mapping(ctx context.Context, group, version, kind string) (Mapping, error) {
 	r, err := c.discoveredKind(ctx, group, version, kind)
 	if err != nil {
@@ -139,7 +157,7 @@ func (c *Client) Mapping(ctx context.Context, group, version, kind string) (Mapp
 
 // discoveredKind is the resource serving kind, as Mapping finds it.
 func (c *Client) discoveredKind(ctx context.Context, group, version, kind string) (APIResource, error) {
-	if _, err := c.ServerResources(ctx); err != nil {
+	if _, err := c.ServerResources(ctx); err != nil && !errors.Is(err, ErrGroupDiscoveryFailed) {
 		return APIResource{}, err
 	}
 	for attempt := 0; ; attempt++ {
@@ -154,7 +172,13 @@ func (c *Client) discoveredKind(ctx context.Context, group, version, kind string
 			}
 		}
 		if attempt == 1 {
-			return APIResource{}, fmt.Errorf("client: kind %q in %q: %w", kind, strings.TrimPrefix(group+"/"+version, "/"), ErrNoMapping)
+			name := strings.TrimPrefix(group+"/"+version, "/")
+			if st != nil {
+				if err := failuresIn(st.failures, group, version); err != nil {
+					return APIResource{}, fmt.Errorf("client: kind %q in %q: %w", kind, name, err)
+				}
+			}
+			return APIResource{}, fmt.Errorf("client: kind %q in %q: %w", kind, name, ErrNoMapping)
 		}
 		if _, err := c.refreshDiscovery(ctx); err != nil {
 			return APIResource{}, err
@@ -182,6 +206,11 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 	st := &discoveryState{}
 	for _, root := range []string{"/api", "/apis"} {
 		resp, err := c.do(ctx, &request{method: "GET", path: root, accept: acceptAggregated})
+		if errors.Is(err, ErrNotAcceptable) {
+			// A server or proxy refusing the aggregated type instead of
+			// answering the JSON the header also accepts.
+			resp, err = c.do(ctx, &request{method: "GET", path: root, accept: codec.MediaTypeJSON})
+		}
 		if err != nil {
 			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
 		}
@@ -197,13 +226,16 @@ func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
 			if err := codec.Decode(resp.contentType, resp.body, &list); err != nil {
 				return nil, fmt.Errorf("client: discovery %s: %w", root, err)
 			}
-			st.resources = append(st.resources, fromAggregated(&list)...)
+			res, failed := fromAggregated(&list)
+			st.resources = append(st.resources, res...)
+			st.failures = append(st.failures, failed...)
 		case "APIVersions", "APIGroupList":
-			res, err := c.legacyDiscovery(ctx, root, resp)
+			res, failed, err := c.legacyDiscovery(ctx, root, resp)
 			if err != nil {
 				return nil, err
 			}
 			st.resources = append(st.resources, res...)
+			st.failures = append(st.failures, failed...)
 		default:
 			return nil, fmt.Errorf("client: discovery %s answered kind %q: %w", root, errtext.Cut(probe.Kind), codec.ErrMalformed)
 		}
@@ -228,10 +260,20 @@ func firstListings(res []APIResource) []APIResource {
 	return out
 }
 
-func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) []APIResource {
+// fromAggregated lists the resources of an aggregated discovery document,
+// and as failures the versions it marks Stale: their server has not
+// answered lately, and what is listed for them may be served no more
+// (client-go leaves them out too). A freshness other than Stale, known
+// or not, is served.
+func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) ([]APIResource, []DiscoveryFailure) {
 	var out []APIResource
+	var failed []DiscoveryFailure
 	for _, g := range list.Items {
 		for _, v := range g.Versions { // the server lists the preferred version first
+			if v.Freshness == apidiscoveryv2.DiscoveryFreshnessStale {
+				failed = append(failed, DiscoveryFailure{Group: g.Name, Version: v.Version, Err: errStaleGroupVersion})
+				continue
+			}
 			for _, r := range v.Resources {
 				if r.ResponseKind == nil {
 					continue
@@ -251,18 +293,21 @@ func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) []APIResource {
 			}
 		}
 	}
-	return out
+	return out, failed
 }
 
 // legacyDiscovery reads the per-group-version resource lists named by an
-// APIVersions (/api) or APIGroupList (/apis) answer.
-func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *response) ([]APIResource, error) {
+// APIVersions (/api) or APIGroupList (/apis) answer. A group version that
+// fails (an aggregated API whose server is down answers 503) is listed as
+// a failure and the others are read; only the context ending, or the
+// root document failing, fails the whole.
+func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *response) ([]APIResource, []DiscoveryFailure, error) {
 	type gv struct{ group, version string }
 	var gvs []gv
 	if root == "/api" {
 		var v metav1.APIVersions
 		if err := codec.Decode(resp.contentType, resp.body, &v); err != nil {
-			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+			return nil, nil, fmt.Errorf("client: discovery %s: %w", root, err)
 		}
 		for _, ver := range v.Versions {
 			gvs = append(gvs, gv{"", ver})
@@ -270,7 +315,7 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 	} else {
 		var groups metav1.APIGroupList
 		if err := codec.Decode(resp.contentType, resp.body, &groups); err != nil {
-			return nil, fmt.Errorf("client: discovery %s: %w", root, err)
+			return nil, nil, fmt.Errorf("client: discovery %s: %w", root, err)
 		}
 		for _, g := range groups.Groups {
 			gvs = append(gvs, gv{g.Name, g.PreferredVersion.Version})
@@ -282,6 +327,7 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 		}
 	}
 	var out []APIResource
+	var failed []DiscoveryFailure
 	seen := make(map[gv]bool, len(gvs))
 	for _, x := range gvs {
 		if x.version == "" || seen[x] {
@@ -292,13 +338,17 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 		if x.group == "" {
 			p = joinPath("api", x.version)
 		}
-		r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON})
-		if err != nil {
-			return nil, fmt.Errorf("client: discovery %s: %w", p, err)
-		}
 		var list metav1.APIResourceList
-		if err := codec.Decode(r.contentType, r.body, &list); err != nil {
-			return nil, fmt.Errorf("client: discovery %s: %w", p, err)
+		r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON, no5xxRetry: true})
+		if err == nil {
+			err = codec.Decode(r.contentType, r.body, &list)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, nil, fmt.Errorf("client: discovery %s: %w", p, err)
+			}
+			failed = append(failed, DiscoveryFailure{Group: x.group, Version: x.version, Err: err})
+			continue
 		}
 		subs := map[string][]string{}
 		for _, res := range list.APIResources {
@@ -320,5 +370,5 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 			})
 		}
 	}
-	return out, nil
+	return out, failed, nil
 }

@@ -133,6 +133,8 @@
 //	exec plugin output         1 MiB   stdout; 4 KiB of stderr
 //	Warning header text        4 KiB   kept and logged by the default WarningHandler (kube-apiserver sends no more)
 //	names quoted in errors     64 B    a kind, apiVersion or event type the server chose
+//	token file                 1 MiB   BearerTokenFile (a FIFO or /dev/zero fails, not hangs)
+//	certificate and key files  16 MiB  CAFile, CertFile, KeyFile; a kubeconfig 64 MiB
 //
 // Decompression happens as a body is read, so a gzip bomb costs no more
 // than the bound it runs into.
@@ -148,6 +150,8 @@
 //	HTTP/2 health check           30 s+15 s Config.PingAfter, PingTimeout: a dead connection fails its requests
 //	Retry-After                   capped    at RetryPolicy.MaxWait (10 s) here; the reflector caps its waits too
 //	exec plugin                   1 minute  ExecConfig.Timeout
+//	a FIFO as a token or cert     10 s      for its writer (none at all: it reads empty)
+//	proxy CONNECT answer          context   a refusal (3xx, 4xx) is final, a 5xx retried
 //
 // A Retry-After the server sends is never trusted to be sane: a value too
 // large for a time.Duration saturates, a date in the past or 0 means the
@@ -157,7 +161,10 @@
 // RetryPolicy): connection failures, including a connection that breaks
 // while the answer's body arrives (ErrConnectionLost), for safe methods;
 // 429 for all; 5xx for safe methods. Every error names its request
-// (*RequestError) and says how often it was tried.
+// (*RequestError) and says how often it was tried. Discovery asks a group
+// version once when it answers 5xx without Retry-After (an aggregated
+// API whose server is down) and reports it with ErrGroupDiscoveryFailed
+// beside every other group's resources.
 //
 // # Concurrency
 //

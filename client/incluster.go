@@ -1,12 +1,15 @@
 package client
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 )
 
 // ServiceAccountDir is where Kubernetes mounts a pod's service-account
@@ -48,7 +51,7 @@ func LoadInCluster(opts InClusterOptions) (Config, error) {
 	if _, err := os.Stat(token); err != nil {
 		return Config{}, fmt.Errorf("client: in-cluster config: service-account token: %w", err)
 	}
-	ca, err := os.ReadFile(filepath.Join(dir, "ca.crt"))
+	ca, err := smallfile.Read(context.Background(), filepath.Join(dir, "ca.crt"), smallfile.MaxCertificate)
 	if err != nil {
 		return Config{}, fmt.Errorf("client: in-cluster config: %w", err)
 	}
@@ -57,7 +60,7 @@ func LoadInCluster(opts InClusterOptions) (Config, error) {
 		BearerTokenFile: token,
 		TLS:             TLSConfig{CAData: ca},
 	}
-	if ns, err := os.ReadFile(filepath.Join(dir, "namespace")); err == nil {
+	if ns, err := smallfile.Read(context.Background(), filepath.Join(dir, "namespace"), smallfile.MaxToken); err == nil {
 		cfg.Namespace = strings.TrimSpace(string(ns))
 	}
 	return cfg, nil

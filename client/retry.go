@@ -26,6 +26,8 @@ type tries struct {
 	start time.Time
 	count int
 	safe  bool // the request may be repeated even if the server got it
+	// no5xxRetry: a 5xx without Retry-After is final (request.no5xxRetry)
+	no5xxRetry bool
 }
 
 type triesKey struct{}
@@ -84,7 +86,7 @@ func (p RetryPolicy) retryable(t *tries, resp *http.Response, err error) bool {
 	case code == http.StatusTooManyRequests:
 		return true
 	case code >= 500 && code != http.StatusNotImplemented && code != http.StatusHTTPVersionNotSupported:
-		return t.safe
+		return t.safe && (!t.no5xxRetry || resp.Header.Get("Retry-After") != "")
 	}
 	return false
 }
@@ -199,11 +201,15 @@ func permanentError(err error) bool {
 }
 
 // proxyRefused reports whether err is an HTTP proxy's refusal of the
-// tunnel: 407 (its credentials are missing or wrong) or 403. net/http
-// returns the status text of a CONNECT answer other than 200 as a bare
-// error; each try would get the same answer. A proxy's 502 or 503 (the
-// server unreachable behind it) stays retryable.
+// tunnel that each try would get again (see proxyConnectError.permanent).
+// A proxy's 502 or 503 (the server unreachable behind it) stays
+// retryable. On a Config.Transport without checkProxyConnect, net/http
+// returns the CONNECT answer's status text as a bare error: then only
+// the texts of 407 and 403 are known.
 func proxyRefused(err error) bool {
+	if pe, ok := errors.AsType[*proxyConnectError](err); ok {
+		return pe.permanent()
+	}
 	for e := err; e != nil; e = errors.Unwrap(e) {
 		if errors.Unwrap(e) == nil {
 			msg := e.Error()

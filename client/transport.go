@@ -66,15 +66,16 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		dial = files.dialer(dial)
 	}
 	t := &http.Transport{
-		Proxy:                 proxy,
-		ResponseHeaderTimeout: headerTimeout(cfg),
-		DialContext:           newReadBuffers().dialer(dial),
-		TLSClientConfig:       tlsConfig,
-		TLSHandshakeTimeout:   10 * time.Second,
-		MaxIdleConnsPerHost:   25,
-		IdleConnTimeout:       90 * time.Second,
-		ExpectContinueTimeout: time.Second,
-		ForceAttemptHTTP2:     true,
+		Proxy:                  proxy,
+		OnProxyConnectResponse: checkProxyConnect,
+		ResponseHeaderTimeout:  headerTimeout(cfg),
+		DialContext:            newReadBuffers().dialer(dial),
+		TLSClientConfig:        tlsConfig,
+		TLSHandshakeTimeout:    10 * time.Second,
+		MaxIdleConnsPerHost:    25,
+		IdleConnTimeout:        90 * time.Second,
+		ExpectContinueTimeout:  time.Second,
+		ForceAttemptHTTP2:      true,
 		// Compression is handled by gzipTransport.
 		DisableCompression: true,
 		// An HTTP/1.1 connection reads through a buffer of the default

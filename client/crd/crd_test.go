@@ -80,6 +80,9 @@ spec:
 type gate struct {
 	never      string        // a definition whose conditions are never shown
 	serveDelay time.Duration // how long lists of example.com answer 404
+	// deadMetrics adds metrics.k8s.io/v1beta1 to /apis and answers its
+	// discovery 503, as a cluster whose metrics-server is down does.
+	deadMetrics bool
 }
 
 // start serves a fake behind g and returns a client of it.
@@ -93,6 +96,9 @@ func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 	var mu sync.Mutex
 	var firstList time.Time
 	proxy.ModifyResponse = func(resp *http.Response) error {
+		if g.deadMetrics && resp.Request.URL.Path == "/apis" && resp.StatusCode == http.StatusOK {
+			return addMetricsGroup(resp)
+		}
 		if g.never == "" || !strings.Contains(resp.Request.URL.Path, "/customresourcedefinitions") || resp.StatusCode != http.StatusOK {
 			return nil
 		}
@@ -108,6 +114,12 @@ func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 	}
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set("Accept", "application/json") // so that answers can be edited
+		if g.deadMetrics && strings.HasPrefix(r.URL.Path, "/apis/metrics.k8s.io/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusServiceUnavailable)
+			io.WriteString(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"ServiceUnavailable","code":503}`)
+			return
+		}
 		if g.serveDelay > 0 && r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/apis/example.com/v1/") {
 			mu.Lock()
 			if firstList.IsZero() {
@@ -128,6 +140,20 @@ func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 		t.Fatal(err)
 	}
 	return c, srv
+}
+
+// addMetricsGroup adds metrics.k8s.io to an APIGroupList answer.
+func addMetricsGroup(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	const group = `{"name":"metrics.k8s.io","versions":[{"groupVersion":"metrics.k8s.io/v1beta1","version":"v1beta1"}],"preferredVersion":{"groupVersion":"metrics.k8s.io/v1beta1","version":"v1beta1"}}`
+	body = bytes.Replace(body, []byte(`"groups":[`), []byte(`"groups":[`+group+`,`), 1)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Del("Content-Length")
+	return nil
 }
 
 // hideConditions removes status.conditions of the definition name from
@@ -169,6 +195,9 @@ func TestInstall(t *testing.T) {
 		{"served at once", gate{}},
 		// kube-apiserver answers 404 for a moment after Established.
 		{"served after Established", gate{serveDelay: 200 * time.Millisecond}},
+		// Another group's aggregated API being down does not hide the
+		// definition's resources from discovery.
+		{"served while metrics-server is down", gate{deadMetrics: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, _ := start(t, tc.gate)

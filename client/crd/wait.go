@@ -96,9 +96,11 @@ func describe(conds []apiextv1.CustomResourceDefinitionCondition) string {
 func served(ctx context.Context, c *client.Client, gvr client.GroupVersionResource) (bool, string, error) {
 	c.InvalidateDiscovery()
 	resources, err := c.ServerResources(ctx)
-	if err != nil {
+	if err != nil && !errors.Is(err, client.ErrGroupDiscoveryFailed) {
 		return false, "discovery: " + err.Error(), retriable(err)
 	}
+	// Another group failing (an aggregated API that is down) leaves
+	// this one's resources listed.
 	found := false
 	for _, r := range resources {
 		if r.GroupVersionResource == gvr {
@@ -107,6 +109,9 @@ func served(ctx context.Context, c *client.Client, gvr client.GroupVersionResour
 		}
 	}
 	if !found {
+		if err != nil {
+			return false, "discovery does not list it yet: " + err.Error(), nil
+		}
 		return false, "discovery does not list it yet", nil
 	}
 	if _, err := client.Dynamic(c, gvr).List(ctx, client.ListOptions{Limit: 1}); err != nil {

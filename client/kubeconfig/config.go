@@ -1,6 +1,7 @@
 package kubeconfig
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 )
 
 // Contexts returns the names of every context, sorted.
@@ -85,6 +87,11 @@ func applyCluster(cfg *client.Config, name string, e entry[Cluster]) error {
 		if err != nil {
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("certificate-authority"), err)
 		}
+		if len(b) == 0 {
+			// Not the system's roots in its place: the file was meant to
+			// narrow trust (a FIFO nobody writes reads as empty too).
+			return fmt.Errorf("kubeconfig %s: %s: %s is empty", e.file, field("certificate-authority"), resolve(e.file, c.CertificateAuthority))
+		}
 		cfg.TLS.CAData = b
 	}
 	if c.InsecureSkipTLSVerify && len(cfg.TLS.CAData) > 0 {
@@ -112,13 +119,13 @@ func applyUser(cfg *client.Config, name string, e entry[User]) error {
 	// kubelet's client certificate, cert-manager's).
 	if len(u.ClientCertificateData) == 0 && u.ClientCertificate != "" {
 		cfg.TLS.CertFile = resolve(e.file, u.ClientCertificate)
-		if _, err := os.ReadFile(cfg.TLS.CertFile); err != nil { // readable now, named here if not
+		if _, err := smallfile.Read(context.Background(), cfg.TLS.CertFile, smallfile.MaxCertificate); err != nil { // readable now, named here if not
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-certificate"), err)
 		}
 	}
 	if len(u.ClientKeyData) == 0 && u.ClientKey != "" {
 		cfg.TLS.KeyFile = resolve(e.file, u.ClientKey)
-		if _, err := os.ReadFile(cfg.TLS.KeyFile); err != nil {
+		if _, err := smallfile.Read(context.Background(), cfg.TLS.KeyFile, smallfile.MaxCertificate); err != nil {
 			return fmt.Errorf("kubeconfig %s: %s: %w", e.file, field("client-key"), err)
 		}
 	}
@@ -174,5 +181,5 @@ func resolve(file, p string) string {
 }
 
 func readFile(file, p string) ([]byte, error) {
-	return os.ReadFile(resolve(file, p))
+	return smallfile.Read(context.Background(), resolve(file, p), smallfile.MaxCertificate)
 }

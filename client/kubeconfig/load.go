@@ -15,6 +15,7 @@
 package kubeconfig
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -22,6 +23,7 @@ import (
 	"strings"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/internal/runtime/smallfile"
 	"sigs.k8s.io/yaml"
 )
 
@@ -109,7 +111,7 @@ func LoadFiles(opts Options) (*Merged, error) {
 			continue
 		}
 		seen[abs] = true
-		data, err := os.ReadFile(abs)
+		data, err := smallfile.Read(context.Background(), abs, smallfile.MaxKubeconfig)
 		if errors.Is(err, os.ErrNotExist) && !mustExist {
 			continue
 		}

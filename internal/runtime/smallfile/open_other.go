@@ -1,0 +1,6 @@
+//go:build !unix
+
+package smallfile
+
+// openNoWait is nothing where FIFOs are not files.
+const openNoWait = 0
