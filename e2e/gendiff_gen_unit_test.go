@@ -40,3 +40,20 @@ func TestGeneratedSequenceIsTheSeeds(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneratedNameOrderOfTableEvents checks that watch events of Tables
+// whose one row is an object with a generated name compare in any order,
+// as bare objects' events do (seed 2174 differed only in the order of
+// two such Services' events).
+func TestGeneratedNameOrderOfTableEvents(t *testing.T) {
+	event := func(port string) any {
+		return map[string]any{"type": "ADDED", "object": map[string]any{"kind": "Table", "rows": []any{
+			map[string]any{"cells": []any{port}, "object": map[string]any{"metadata": map[string]any{"name": "svc-gen-<random>"}}},
+		}}}
+	}
+	a := genCompared{Answer: normalized{Body: []any{event("81/TCP"), event("82/TCP")}}, RVOrder: []int{2, 9}}
+	b := genCompared{Answer: normalized{Body: []any{event("82/TCP"), event("81/TCP")}}, RVOrder: []int{9, 2}}
+	if !reflect.DeepEqual(inGeneratedNameOrder(a), inGeneratedNameOrder(b)) {
+		t.Fatal("Table events of generated names in another order compare unequal")
+	}
+}

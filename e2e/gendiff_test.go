@@ -174,6 +174,11 @@ func inGeneratedNameOrder(c genCompared) genCompared {
 		if obj, ok := m["object"].(map[string]any); ok {
 			m = obj
 		}
+		if rows, ok := m["rows"].([]any); ok && len(rows) == 1 {
+			// A watch event of a Table: its one row's object.
+			row, _ := rows[0].(map[string]any)
+			m, _ = row["object"].(map[string]any)
+		}
 		meta, _ := m["metadata"].(map[string]any)
 		name, _ := meta["name"].(string)
 		return strings.Contains(name, "gen-<random>")
