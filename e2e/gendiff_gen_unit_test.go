@@ -57,3 +57,29 @@ func TestGeneratedNameOrderOfTableEvents(t *testing.T) {
 		t.Fatal("Table events of generated names in another order compare unequal")
 	}
 }
+
+// TestWatchWindowTimingIsKnown checks that a watch from resourceVersion=1
+// one server serves and the other refuses as too old passes as the
+// known timing difference, and that other watches and other refusals do
+// not.
+func TestWatchWindowTimingIsKnown(t *testing.T) {
+	tooOld := genCompared{Answer: normalized{Code: 200, Body: []any{map[string]any{"type": "ERROR", "object": map[string]any{"code": 410, "message": "too old resource version: <rv> (<rv>)"}}}}}
+	served := genCompared{Answer: normalized{Code: 200, Body: []any{map[string]any{"type": "ADDED", "object": map[string]any{"kind": "Pod"}}}}}
+	forbidden := genCompared{Answer: normalized{Code: 200, Body: []any{map[string]any{"type": "ERROR", "object": map[string]any{"code": 500, "message": "internal error"}}}}}
+	fromOne := &step{method: "GET", path: "/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=1", stream: true}
+	fromSaved := &step{method: "GET", path: "/api/v1/namespaces/${ns}/pods?watch=true&resourceVersion=${listrv3}", stream: true}
+	for _, c := range []struct {
+		st         *step
+		real, fake genCompared
+		known      bool
+	}{
+		{fromOne, served, tooOld, true},
+		{fromOne, tooOld, served, true},
+		{fromOne, served, forbidden, false},
+		{fromSaved, served, tooOld, false},
+	} {
+		if got := knownDifference(c.st, c.real, c.fake) != ""; got != c.known {
+			t.Errorf("%s: kube-apiserver %v, fake %v: known %v, want %v", c.st.path, c.real.Answer.Body, c.fake.Answer.Body, got, c.known)
+		}
+	}
+}
