@@ -294,6 +294,9 @@ func (m *genModel) next() {
 	if m.seed >= genExtendedFirst {
 		ops = append(slices.Clone(genOps), genExtraOps...)
 	}
+	if m.seed >= genControllerFirst {
+		ops = append(ops, genControllerOps...)
+	}
 	total := 0
 	for _, o := range ops {
 		total += o.weight

@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,28 @@ func TestWatchWindowTimingIsKnown(t *testing.T) {
 		if got := knownDifference(c.st, c.real, c.fake) != ""; got != c.known {
 			t.Errorf("%s: kube-apiserver %v, fake %v: known %v, want %v", c.st.path, c.real.Answer.Body, c.fake.Answer.Body, got, c.known)
 		}
+	}
+}
+
+// TestControllerOpsFromTheirSeeds checks that the controller operations
+// come in from genControllerFirst on and not before, so that older
+// seeds keep their sequences.
+func TestControllerOpsFromTheirSeeds(t *testing.T) {
+	count := func(first uint64) int {
+		n := 0
+		for seed := first; seed < first+20; seed++ {
+			for _, s := range genSequence(seed, 60).steps {
+				if strings.Contains(s.name, " as bob") || strings.HasPrefix(s.name, "bind ") || strings.Contains(s.name, " page") {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := count(genExtendedFirst); n != 0 {
+		t.Errorf("seeds %d-%d: %d controller steps, want none", genExtendedFirst, genExtendedFirst+19, n)
+	}
+	if n := count(genControllerFirst); n == 0 {
+		t.Errorf("seeds %d-%d: no controller steps", genControllerFirst, genControllerFirst+19)
 	}
 }
