@@ -28,7 +28,7 @@ type watchWindow struct {
 
 type windowEntry struct {
 	rv uint64
-	at time.Time
+	at int64 // Unix nanoseconds
 }
 
 func newWatchWindow() *watchWindow {
@@ -41,11 +41,12 @@ func (w *watchWindow) at(i int) windowEntry { return w.ring[i%len(w.ring)] }
 
 // add records a change of the resource at time now.
 func (w *watchWindow) add(rv uint64, now time.Time) {
+	at := now.UnixNano()
 	if w.full() {
 		switch size := len(w.ring); {
-		case now.Sub(w.at(w.start).at) < watchWindowFresh:
+		case at-w.at(w.start).at < int64(watchWindowFresh):
 			w.resize(min(2*size, watchWindowMax))
-		case now.Sub(w.at(w.end-size/4).at) > watchWindowFresh:
+		case at-w.at(w.end-size/4).at > int64(watchWindowFresh):
 			w.resize(max(size/2, watchWindowMin))
 		}
 	}
@@ -53,7 +54,7 @@ func (w *watchWindow) add(rv uint64, now time.Time) {
 		w.start++
 		w.dropped = true
 	}
-	w.ring[w.end%len(w.ring)] = windowEntry{rv: rv, at: now}
+	w.ring[w.end%len(w.ring)] = windowEntry{rv: rv, at: at}
 	w.end++
 }
 
