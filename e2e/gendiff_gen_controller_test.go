@@ -3,6 +3,8 @@ package e2e
 import (
 	"fmt"
 	"maps"
+	"slices"
+	"strings"
 )
 
 // The generator's controller operations: what controllers send that the
@@ -243,4 +245,95 @@ func (m *genModel) podsByNode(_ *genKind) {
 		m.sentinels[s] = genSentinel{name: sentinel, create: &step{scenario: s.scenario, ns: s.ns, name: "sentinel", method: "POST", path: k.collection, body: []byte(jsonBody(body))}}
 		m.names[k] = append(m.names[k], sentinel)
 	}
+}
+
+// The generator's later operations, used by seeds from genLaterFirst
+// on (besides all the above): resourceVersionMatch in the combinations
+// programs get wrong, on lists and watches, and applies of maps and sets
+// (labels, finalizers) by two managers, each owning its own keys.
+//
+//	go test -run TestGeneratedSequences -gendiff.seeds 100 -gendiff.first 5000 .
+const genLaterFirst = 5000
+
+var genLaterOps = []genOp{
+	{3, (*genModel).versionMatches},
+	{3, (*genModel).applyMapsAndSets},
+}
+
+// versionMatches lists and watches with resourceVersionMatch set with
+// and without a version, with a continue token, and on a watch.
+func (m *genModel) versionMatches(k *genKind) {
+	rv := "${listrv-none}"
+	if len(m.rvs) > 0 {
+		rv = m.pick(m.rvs)
+	}
+	lists := [][]string{
+		{"resourceVersionMatch", "NotOlderThan"},
+		{"resourceVersionMatch", "Exact", "resourceVersion", "0"},
+		{"resourceVersionMatch", "Exact", "resourceVersion", rv, "limit", "1"},
+		{"resourceVersionMatch", "NotOlderThan", "resourceVersion", rv, "limit", "1"},
+		{"resourceVersionMatch", "Bogus", "resourceVersion", "0"},
+		{"resourceVersionMatch", "Exact", "resourceVersion", rv, "continue", "bm90LWEtdG9rZW4"},
+	}
+	if len(m.conts) > 0 {
+		lists = append(lists, []string{"resourceVersionMatch", "NotOlderThan", "resourceVersion", rv, "continue", m.pick(m.conts)})
+	}
+	if !strings.HasPrefix(rv, "${listrv-") {
+		params := lists[m.rng.IntN(len(lists))]
+		params = append(slices.Clone(params), "labelSelector", m.collectionSelector(k, ""))
+		m.c.get("list "+k.name+" with a version match", k.collection+m.query(params...))
+	}
+	if m.chance(0.5) {
+		watches := [][]string{
+			{"resourceVersionMatch", "Exact", "resourceVersion", "0"},
+			{"resourceVersionMatch", "NotOlderThan", "resourceVersion", "0"},
+			{"resourceVersionMatch", "NotOlderThan", "sendInitialEvents", "false"},
+			{"resourceVersionMatch", "NotOlderThan", "sendInitialEvents", "true", "resourceVersion", "0", "allowWatchBookmarks", "true"},
+			{"sendInitialEvents", "true", "resourceVersion", "0", "allowWatchBookmarks", "true"},
+		}
+		m.watchWith(k, watches[m.rng.IntN(len(watches))])
+	}
+}
+
+// watchWith opens a watch of k's collection with more parameters, ended
+// by a sentinel object as the watch operation's.
+func (m *genModel) watchWith(k *genKind, params []string) {
+	params = append([]string{"watch", "true", "labelSelector", m.collectionSelector(k, "")}, params...)
+	m.count++
+	sentinel := fmt.Sprintf("zz-sentinel-%d", m.count)
+	if !k.namespaced {
+		sentinel = fmt.Sprintf("%s-zz-sentinel-%d", m.ns, m.count)
+	}
+	s := m.c.get("watch "+k.name+" with a version match", k.collection+m.query(params...)).streamed()
+	m.sentinels[s] = genSentinel{name: sentinel, create: &step{scenario: s.scenario, ns: s.ns, name: "sentinel", method: "POST", path: k.collection, body: []byte(jsonBody(m.object(k, sentinel, nil, 0)))}}
+	m.names[k] = append(m.names[k], sentinel)
+}
+
+// applyMapsAndSets has alice and bob apply their own labels and
+// finalizers to one ConfigMap (each keeps the other's), then bob apply
+// alice's label key with another value (a conflict), alice give up her
+// finalizer, and a merge patch take the rest off.
+func (m *genModel) applyMapsAndSets(_ *genKind) {
+	k := genKinds[0]
+	name := m.newName(k)
+	meta := func(labels map[string]any, finalizers ...any) string {
+		md := map[string]any{"name": name, "labels": labels}
+		if len(finalizers) > 0 {
+			md["finalizers"] = finalizers
+		}
+		return jsonBody(map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": md})
+	}
+	m.track(m.c.apply("apply labels and a finalizer as alice", m.applyPath(k, name, "alice", false), meta(map[string]any{"a": "1"}, "example.com/alice")), k, name)
+	m.names[k] = append(m.names[k], name)
+	m.c.apply("apply labels and a finalizer as bob", m.applyPath(k, name, "bob", false), meta(map[string]any{"b": "1"}, "example.com/bob"))
+	m.c.apply("apply alice's label as bob", m.applyPath(k, name, "bob", m.chance(0.3)), meta(map[string]any{"a": "2", "b": "1"}, "example.com/bob"))
+	if m.chance(0.5) {
+		m.c.apply("apply the same finalizer as bob", m.applyPath(k, name, "bob", false), meta(map[string]any{"b": "1"}, "example.com/bob", "example.com/alice"))
+	}
+	m.c.apply("apply without her finalizer as alice", m.applyPath(k, name, "alice", false), meta(map[string]any{"a": "1"}))
+	m.c.get("get cm after the applies", m.item(k, name))
+	if m.chance(0.5) {
+		m.c.del("delete cm held by bob's finalizer", m.item(k, name), "")
+	}
+	m.c.patch("merge patch away the finalizers of cm", m.item(k, name), ctMerge, `{"metadata":{"finalizers":null}}`)
 }

@@ -297,6 +297,9 @@ func (m *genModel) next() {
 	if m.seed >= genControllerFirst {
 		ops = append(ops, genControllerOps...)
 	}
+	if m.seed >= genLaterFirst {
+		ops = append(ops, genLaterOps...)
+	}
 	total := 0
 	for _, o := range ops {
 		total += o.weight

@@ -86,8 +86,8 @@ func TestWatchWindowTimingIsKnown(t *testing.T) {
 }
 
 // TestControllerOpsFromTheirSeeds checks that the controller operations
-// come in from genControllerFirst on and not before, so that older
-// seeds keep their sequences.
+// come in from genControllerFirst on and the later ones from
+// genLaterFirst, not before, so that older seeds keep their sequences.
 func TestControllerOpsFromTheirSeeds(t *testing.T) {
 	count := func(first uint64) int {
 		n := 0
@@ -105,5 +105,24 @@ func TestControllerOpsFromTheirSeeds(t *testing.T) {
 	}
 	if n := count(genControllerFirst); n == 0 {
 		t.Errorf("seeds %d-%d: no controller steps", genControllerFirst, genControllerFirst+19)
+	}
+	later := func(first uint64) int {
+		n := 0
+		for seed := first; seed < first+20; seed++ {
+			for _, s := range genSequence(seed, 60).steps {
+				if strings.Contains(s.name, "version match") || strings.Contains(s.name, "finalizer as") {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if n := later(genControllerFirst); n != 0 {
+		t.Errorf("seeds %d-%d: %d later steps, want none", genControllerFirst, genControllerFirst+19, n)
+	}
+	if n := later(genLaterFirst); n == 0 {
+		t.Errorf("seeds %d-%d: no later steps", genLaterFirst, genLaterFirst+19)
+	} else {
+		t.Logf("seeds %d-%d: %d later steps", genLaterFirst, genLaterFirst+19, n)
 	}
 }
