@@ -126,3 +126,23 @@ func TestControllerOpsFromTheirSeeds(t *testing.T) {
 		t.Logf("seeds %d-%d: %d later steps", genLaterFirst, genLaterFirst+19, n)
 	}
 }
+
+// TestNotOlderThanWithLimitIsACacheRead checks that a NotOlderThan list
+// with a limit, which kube-apiserver's watch cache serves without
+// waiting (only a limit without resourceVersionMatch is an exact read),
+// passes as the known difference of a read a moment behind (seeds 5214
+// and 5236), and an Exact one does not.
+func TestNotOlderThanWithLimitIsACacheRead(t *testing.T) {
+	older := genCompared{Answer: normalized{Code: 200}, RVOrder: []int{2}}
+	newer := genCompared{Answer: normalized{Code: 200}, RVOrder: []int{5}}
+	for path, want := range map[string]bool{
+		"/api/v1/namespaces/${ns}/secrets?limit=2&resourceVersion=${listrv1}&resourceVersionMatch=NotOlderThan": true,
+		"/api/v1/namespaces/${ns}/secrets?resourceVersion=${listrv1}":                                           true,
+		"/api/v1/namespaces/${ns}/secrets?limit=2&resourceVersion=${listrv1}":                                   false,
+		"/api/v1/namespaces/${ns}/secrets?limit=2&resourceVersion=${listrv1}&resourceVersionMatch=Exact":        false,
+	} {
+		if got := knownDifference(&step{method: "GET", path: path}, older, newer) != ""; got != want {
+			t.Errorf("%s: known %v, want %v", path, got, want)
+		}
+	}
+}

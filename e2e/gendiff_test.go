@@ -373,10 +373,11 @@ type genKnownDifference struct {
 
 // genKnownDifferences are the differences the fake keeps, with why.
 var genKnownDifferences = []genKnownDifference{
-	{"kube-apiserver's watch cache serves a read that does not wait (resourceVersion=0, or an older version than the cache's) a moment behind the write just made: it misses that write, where the fake, whose reads are synchronous, has it",
+	{"kube-apiserver's watch cache serves a read that does not wait (resourceVersion=0, or an older version than the cache's, without limit or with NotOlderThan) a moment behind the write just made: it misses that write, where the fake, whose reads are synchronous, has it",
 		func(st *step, real, fake genCompared) bool {
-			cacheRead := !st.stream && st.method == "GET" && (strings.Contains(st.path, "resourceVersion=0") ||
-				strings.Contains(st.path, "resourceVersion=${listrv") && !strings.Contains(st.path, "Exact") && !strings.Contains(st.path, "limit="))
+			olderVersion := strings.Contains(st.path, "resourceVersion=${listrv") && !strings.Contains(st.path, "Exact") &&
+				(!strings.Contains(st.path, "limit=") || strings.Contains(st.path, "NotOlderThan"))
+			cacheRead := !st.stream && st.method == "GET" && (strings.Contains(st.path, "resourceVersion=0") || olderVersion)
 			if !cacheRead {
 				return false
 			}
