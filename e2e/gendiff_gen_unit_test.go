@@ -146,3 +146,27 @@ func TestNotOlderThanWithLimitIsACacheRead(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheReadMissingTheNewestIsKnown checks that a resourceVersion=0
+// list kube-apiserver answers without the objects written last (its
+// watch cache a moment behind) passes as known, and one missing an
+// older object does not.
+func TestCacheReadMissingTheNewestIsKnown(t *testing.T) {
+	st := &step{method: "GET", path: "/api/v1/namespaces/${ns}/configmaps?limit=1&resourceVersion=0&resourceVersionMatch=NotOlderThan"}
+	for _, c := range []struct {
+		real, fake []int
+		known      bool
+	}{
+		{nil, []int{12}, true},
+		{[]int{3}, []int{3, 12}, true},
+		{[]int{12}, []int{3, 12}, false},
+		{[]int{3, 12}, []int{3, 12, 13}, true},
+		{[]int{3}, []int{4, 12}, false},
+	} {
+		real := genCompared{Answer: normalized{Code: 200}, RVOrder: c.real}
+		fake := genCompared{Answer: normalized{Code: 200}, RVOrder: c.fake}
+		if got := knownDifference(st, real, fake) != ""; got != c.known {
+			t.Errorf("kube-apiserver %v, fake %v: known %v, want %v", c.real, c.fake, got, c.known)
+		}
+	}
+}

@@ -384,7 +384,10 @@ var genKnownDifferences = []genKnownDifference{
 			if real.Answer.Code == http.StatusNotFound && fake.Answer.Code == http.StatusOK {
 				return true
 			}
-			return real.Answer.Code == fake.Answer.Code && len(real.RVOrder) > 0 && len(real.RVOrder) == len(fake.RVOrder) && slices.Max(real.RVOrder) < slices.Max(fake.RVOrder)
+			if real.Answer.Code == fake.Answer.Code && len(real.RVOrder) > 0 && len(real.RVOrder) == len(fake.RVOrder) && slices.Max(real.RVOrder) < slices.Max(fake.RVOrder) {
+				return true
+			}
+			return real.Answer.Code == fake.Answer.Code && missesOnlyNewest(real.RVOrder, fake.RVOrder)
 		}},
 	{"kube-apiserver's watch cache drops a resource's oldest change once its ring is full and does not grow (it doubles only while that change is younger than 75 s), and the fake keeps the same window; but whether a watch from resourceVersion=1 is still served past 75 s into a long run depends on whether each server's ring filled before or after that change turned 75 s old, a moment apart on the two servers",
 		func(st *step, real, fake genCompared) bool {
@@ -416,4 +419,32 @@ func tooOldWatch(n normalized) bool {
 	status, _ := e["object"].(map[string]any)
 	message, _ := status["message"].(string)
 	return e["type"] == "ERROR" && strings.HasPrefix(message, "too old resource version")
+}
+
+// missesOnlyNewest says whether a list's versions are another's less
+// some newer than all of them: the objects written last, which a watch
+// cache a moment behind has not seen yet (seed 310: an empty list where
+// the fake had the ConfigMap just created).
+func missesOnlyNewest(behind, ahead []int) bool {
+	if len(behind) >= len(ahead) {
+		return false
+	}
+	newest := -1
+	if len(behind) > 0 {
+		newest = slices.Max(behind)
+	}
+	rest := slices.Clone(ahead)
+	for _, r := range behind {
+		i := slices.Index(rest, r)
+		if i < 0 {
+			return false
+		}
+		rest = slices.Delete(rest, i, i+1)
+	}
+	for _, r := range rest {
+		if r <= newest {
+			return false
+		}
+	}
+	return true
 }
