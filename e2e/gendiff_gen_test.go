@@ -294,6 +294,12 @@ func (m *genModel) next() {
 	if m.seed >= genExtendedFirst {
 		ops = append(slices.Clone(genOps), genExtraOps...)
 	}
+	if m.seed >= genControllerFirst {
+		ops = append(ops, genControllerOps...)
+	}
+	if m.seed >= genLaterFirst {
+		ops = append(ops, genLaterOps...)
+	}
 	total := 0
 	for _, o := range ops {
 		total += o.weight

@@ -217,16 +217,21 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 		i, _ := slices.BinarySearchFunc(snap, key, storage.ByKey)
 		lo = max(lo, i)
 	}
+	indexField, indexValue, indexed := cacheIndex(r.Res, opts)
 	var items []*object.Stored
 	i := lo
 	for ; i < hi; i++ {
+		o := snap[i]
+		if indexed && o.FieldValue(indexField) != indexValue {
+			continue // not among the index's keys
+		}
 		// A full page stops at the next key whether it matches or not:
 		// kube-apiserver (etcd3 store and watch cache alike) gives a
 		// continue token whenever any key follows the page.
 		if limit > 0 && int64(len(items)) == limit {
 			break
 		}
-		if o := snap[i]; opts.Matches(o) {
+		if opts.Matches(o) {
 			items = append(items, o)
 		}
 	}
@@ -246,4 +251,32 @@ func (s *Server) list(r *request.Request, opts *request.ListOptions) ([]*object.
 		}
 	}
 	return items, lm, nil
+}
+
+// cacheIndex is the field and value of kube-apiserver's watch-cache
+// index a list reads its keys from, when it has one: a Pod or
+// ResourceSlice list whose field selector requires spec.nodeName to be
+// one value, served from the cache at its newest state (a consistent
+// read, resourceVersion=0, NotOlderThan, or a version without limit;
+// not an Exact read or a continue, which read a snapshot of every key).
+// Its page then ends at the last such key, so a continue token comes
+// only when another object of that node follows.
+func cacheIndex(res *object.Resource, opts *request.ListOptions) (string, string, bool) {
+	const field = "spec.nodeName" // the index of both (v1.36.3)
+	pods := res.Kind.Group == "" && res.Kind.Resource == "pods"
+	slices := res.Kind.Group == "resource.k8s.io" && res.Kind.Resource == "resourceslices"
+	if res.Custom || !pods && !slices || opts.Continue != "" {
+		return "", "", false
+	}
+	switch opts.RVMatch {
+	case request.MatchNotOlderThan:
+	case "":
+		if opts.Limit > 0 && opts.RV != "" && opts.RV != "0" {
+			return "", "", false // the legacy exact read
+		}
+	default:
+		return "", "", false
+	}
+	value, ok := opts.ExactField(field)
+	return field, value, ok
 }

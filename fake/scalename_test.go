@@ -20,3 +20,18 @@ func TestScaleUpdateNeedsName(t *testing.T) {
 		}
 	}
 }
+
+// A Scale whose resourceVersion is no number fails where kube-apiserver's
+// storage reads it, before comparing it with the stored one: a 500 with
+// the parser's words, not a 409 (found by TestGeneratedSequences seed
+// 4045 on a custom resource; a missing object is still a 404).
+func TestScaleUpdateResourceVersionNotANumber(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	const path = "/apis/apps/v1/namespaces/default/deployments"
+	c.mustDo(http.StatusCreated, "POST", path, `{"metadata":{"name":"web"},"spec":{"replicas":1,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"i"}]}}}}`)
+	b := c.mustDo(http.StatusInternalServerError, "PUT", path+"/web/scale", `{"metadata":{"name":"web","resourceVersion":"abc"},"spec":{"replicas":3}}`)
+	if want := `strconv.ParseUint: parsing \"abc\": invalid syntax`; !strings.Contains(string(b), want) {
+		t.Errorf("%s, want %q", b, want)
+	}
+	c.mustDo(http.StatusNotFound, "PUT", path+"/missing/scale", `{"metadata":{"name":"missing","resourceVersion":"abc"},"spec":{"replicas":3}}`)
+}

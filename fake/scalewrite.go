@@ -116,6 +116,9 @@ func (s *Server) scaleWrite(r *request.Request, o request.WriteOptions, next fun
 		if err != nil {
 			return "", nil, err
 		}
+		if _, aerr := writtenResourceVersion(sc.ResourceVersion); aerr != nil {
+			return "", nil, aerr // read before it is compared, as an update's
+		}
 		if sc.ResourceVersion != "" && sc.ResourceVersion != fmt.Sprint(cur.RV) {
 			return "", nil, apierr.Conflict(res.Kind, r.Name)
 		}

@@ -62,8 +62,11 @@ type Options struct {
 	// kube-public and kube-node-lease. Objects in a namespace that does
 	// not exist are refused with 404, as kube-apiserver does.
 	Namespaces []string
-	// Now is the clock for creation and deletion timestamps and Table
-	// ages. Default time.Now.
+	// Now is the clock for creation and deletion timestamps, Table ages
+	// and the watch cache's window: as kube-apiserver's, each
+	// resource's keeps at least 75 s of its changes (more while they
+	// come fast), and a watch from a version older than its oldest kept
+	// change gets 410 "too old resource version". Default time.Now.
 	Now func() time.Time
 	// Logger gets one line per request at debug level. Default silent.
 	Logger *slog.Logger
@@ -203,6 +206,7 @@ func New(opts Options) *Server {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
 	s := &Server{opts: opts, store: storage.New(opts.HistoryLimit), resources: map[string]*object.Resource{}, builtinGroups: map[string]bool{}, saKey: newServiceAccountKey()}
+	s.store.Now = opts.Now
 	var rules validation.RuleEvaluator
 	if opts.Rules != nil {
 		rules = optionalRules{opts.Rules}

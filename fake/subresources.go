@@ -61,6 +61,10 @@ func (s *Server) bindPod(req *http.Request, r *request.Request, body []byte, dry
 	if aerr := s.decodeBodyAs(req, body, "v1", "Binding", &b); aerr != nil {
 		return aerr
 	}
+	if b.Name != r.Name {
+		// checked before the Pod is read (BindingREST.Create v1.36.3)
+		return apierr.BadRequest("name in URL does not match name in Binding object")
+	}
 	res := r.Res
 	_, _, err := s.write(res, object.Key(r.Namespace, r.Name), dry, func(cur *object.Stored, rv uint64) (string, *object.Stored, error) {
 		if cur == nil {
@@ -113,6 +117,10 @@ func (s *Server) evictPod(req *http.Request, r *request.Request, body []byte, dr
 	if len(body) > 0 {
 		if aerr := s.decodeBodyAs(req, body, "v1", "Eviction", &e); aerr != nil {
 			return aerr
+		}
+		if e.Name != r.Name {
+			// checked before the Pod is read (EvictionREST.Create v1.36.3)
+			return apierr.BadRequest("name in URL does not match name in Eviction object")
 		}
 	}
 	opts := &request.DeleteOptions{}

@@ -26,13 +26,17 @@ func TestPostSubresources(t *testing.T) {
 	}{
 		{"bind", "POST", ns + "pods/p/binding", binding("n1"), http.StatusCreated},
 		{"bind again", "POST", ns + "pods/p/binding", binding("n2"), http.StatusConflict},
-		{"bind a missing pod", "POST", ns + "pods/missing/binding", binding("n1"), http.StatusNotFound},
+		{"bind a missing pod", "POST", ns + "pods/missing/binding", strings.Replace(binding("n1"), `"p"`, `"missing"`, 1), http.StatusNotFound},
+		// The names are compared before the Pod is read (seeds 4000, 4002...).
+		{"bind a missing pod naming another", "POST", ns + "pods/missing/binding", binding("n1"), http.StatusBadRequest},
+		{"bind naming another pod", "POST", ns + "pods/p/binding", strings.Replace(binding("n3"), `"p"`, `"q"`, 1), http.StatusBadRequest},
 		{"get a binding", "GET", ns + "pods/p/binding", "", http.StatusMethodNotAllowed},
 		{"token", "POST", ns + "serviceaccounts/sa/token", `{"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{}}`, http.StatusCreated},
 		{"token of a missing account", "POST", ns + "serviceaccounts/missing/token", `{"spec":{}}`, http.StatusNotFound},
 		{"token of a configmap", "POST", ns + "configmaps/x/token", `{}`, http.StatusNotFound},
 		{"evict", "POST", ns + "pods/p/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"p"}}`, http.StatusCreated},
 		{"evict a missing pod", "POST", ns + "pods/missing/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"missing"}}`, http.StatusNotFound},
+		{"evict naming another pod", "POST", ns + "pods/missing/eviction", `{"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":"p"}}`, http.StatusBadRequest},
 	}
 	for _, st := range steps {
 		t.Run(st.name, func(t *testing.T) {

@@ -103,7 +103,7 @@ func watchCached(r *object.Resource) bool {
 
 const (
 	MatchExact        = "Exact"
-	matchNotOlderThan = "NotOlderThan"
+	MatchNotOlderThan = "NotOlderThan"
 )
 
 func ForbiddenCause(field, msg string) apierr.Cause {
@@ -119,7 +119,7 @@ func (o *ListOptions) validateList() *apierr.Error {
 		if o.Continue != "" {
 			causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden when continue is provided"))
 		}
-		if o.RVMatch != MatchExact && o.RVMatch != matchNotOlderThan {
+		if o.RVMatch != MatchExact && o.RVMatch != MatchNotOlderThan {
 			causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
 				Message: fmt.Sprintf(`Unsupported value: %q: supported values: "Exact", "NotOlderThan", ""`, o.RVMatch)})
 		}
@@ -142,13 +142,13 @@ func (o *ListOptions) validateList() *apierr.Error {
 func (o *ListOptions) validateWatch() *apierr.Error {
 	var causes []apierr.Cause
 	if o.SendInitialEvents != nil {
-		if o.RVMatch != matchNotOlderThan {
+		if o.RVMatch != MatchNotOlderThan {
 			causes = append(causes, ForbiddenCause("resourceVersionMatch", "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
 		}
 	} else if o.RVMatch != "" {
 		causes = append(causes, ForbiddenCause("resourceVersionMatch", "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
 	}
-	if o.RVMatch != "" && o.RVMatch != matchNotOlderThan {
+	if o.RVMatch != "" && o.RVMatch != MatchNotOlderThan {
 		causes = append(causes, apierr.Cause{Type: "FieldValueNotSupported", Field: "resourceVersionMatch",
 			Message: fmt.Sprintf(`Unsupported value: %q: supported values: "NotOlderThan"`, o.RVMatch)})
 	}

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/kubewire/kubewire/fake/internal/object"
 )
@@ -74,10 +75,14 @@ type Store struct {
 	// cacheStart is the version a resource's watch cache started at,
 	// for those started after the server (custom resources').
 	cacheStart map[*object.StorageKey]uint64
+	// windows are the changes each resource's watch cache still holds
+	// (see watchWindow), timed by Now (nil: time.Now).
+	windows map[*object.StorageKey]*watchWindow
+	Now     func() time.Time
 }
 
 func New(maxLog int) *Store {
-	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{}), lastChange: map[*object.StorageKey]uint64{}, progress: map[*object.StorageKey]uint64{}, cacheStart: map[*object.StorageKey]uint64{}}
+	return &Store{Colls: map[*object.StorageKey]*collection{}, maxLog: maxLog, changed: make(chan struct{}), lastChange: map[*object.StorageKey]uint64{}, progress: map[*object.StorageKey]uint64{}, cacheStart: map[*object.StorageKey]uint64{}, windows: map[*object.StorageKey]*watchWindow{}}
 }
 
 func (s *Store) coll(r *object.Resource) *collection {
@@ -155,6 +160,7 @@ func (s *Store) Write(r *object.Resource, key string, dryRun bool, fn WriteFunc)
 		c.sorted, c.sortedShared = nil, false
 	}
 	s.log = append(s.log, Change{RV: s.Rv, Type: typ, Obj: next, Prev: cur})
+	s.windowLocked(r.Storage).add(s.Rv, s.now())
 	if s.maxLog > 0 && len(s.log) > s.maxLog {
 		drop := len(s.log) / 2
 		s.compactLocked(drop)
@@ -198,6 +204,7 @@ func (s *Store) RestartWatchCache() {
 	defer s.Mu.Unlock()
 	s.watchFrom = s.Rv
 	s.progressAll = s.Rv
+	clear(s.windows)
 }
 
 // WatchCachesAtNewest brings every watch cache to the newest version, as
@@ -325,15 +332,19 @@ func sortedObjects(items map[string]*object.Stored) []*object.Stored {
 
 // CursorAfter returns the log position of the first change newer than rv,
 // ErrExpired when changes after rv are no longer kept, or a *TooOldError
-// when rv is older than the resource's watch cache (since a restart, or
-// since it started).
+// when rv is older than the resource's watch cache (since a restart,
+// since it started, or since its window dropped the changes after rv).
 func (s *Store) CursorAfter(r *object.Resource, rv uint64) (int, error) {
 	s.Mu.RLock()
 	defer s.Mu.RUnlock()
 	if rv < s.compacted {
 		return 0, ErrExpired
 	}
-	if oldest := max(s.watchFrom, s.cacheStart[r.Storage]); rv < oldest {
+	oldest := max(s.watchFrom, s.cacheStart[r.Storage])
+	if w := s.windows[r.Storage]; w != nil {
+		oldest = max(oldest, w.oldestWatchable())
+	}
+	if rv < oldest {
 		return 0, &TooOldError{RV: rv, Oldest: oldest}
 	}
 	i, _ := slices.BinarySearchFunc(s.log, rv+1, func(c Change, v uint64) int {
@@ -428,4 +439,21 @@ func (v View) List(r *object.Resource) []*object.Stored {
 		out = append(out, o)
 	}
 	return out
+}
+
+func (s *Store) now() time.Time {
+	if s.Now == nil {
+		return time.Now()
+	}
+	return s.Now()
+}
+
+// windowLocked is the watch-cache window of a resource, started empty.
+func (s *Store) windowLocked(k *object.StorageKey) *watchWindow {
+	w := s.windows[k]
+	if w == nil {
+		w = newWatchWindow()
+		s.windows[k] = w
+	}
+	return w
 }
