@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/pem"
 	"errors"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -40,19 +39,22 @@ func (k *kubeletSide) accept(t *testing.T, w http.ResponseWriter, r *http.Reques
 	return conn
 }
 
-// readUntil records client messages until the client closes channel
-// want (v5) or, with want < 0, until n stdin bytes arrived.
-func (k *kubeletSide) readUntil(r *http.Request, conn *websocket.Conn, closeOf int, stdinBytes int) error {
+// readUntil records client messages until done, called with k.mu
+// held, says the server has what it waits for.
+func (k *kubeletSide) readUntil(r *http.Request, conn *websocket.Conn, done func() bool) error {
 	for {
 		k.mu.Lock()
-		done := (closeOf >= 0 && bytes.IndexByte(k.closed, byte(closeOf)) >= 0) || (closeOf < 0 && k.stdin.Len() >= stdinBytes)
+		ok := done()
 		k.mu.Unlock()
-		if done {
+		if ok {
 			return nil
 		}
 		_, msg, err := conn.Read(r.Context())
 		if err != nil {
 			return err
+		}
+		if len(msg) == 0 {
+			continue
 		}
 		k.mu.Lock()
 		switch msg[0] {
@@ -61,7 +63,7 @@ func (k *kubeletSide) readUntil(r *http.Request, conn *websocket.Conn, closeOf i
 		case channelResize:
 			k.resizes = append(k.resizes, string(msg[1:]))
 		case channelClose:
-			k.closed = append(k.closed, msg[1])
+			k.closed = append(k.closed, msg[1:]...)
 		}
 		k.mu.Unlock()
 	}
@@ -87,7 +89,7 @@ func TestExecV5(t *testing.T) {
 		}
 		defer conn.CloseNow()
 		send(r, conn, channelStdout, "") // the kubelet announces a stream
-		if err := k.readUntil(r, conn, channelStdin, 0); err != nil {
+		if err := k.readUntil(r, conn, func() bool { return bytes.IndexByte(k.closed, channelStdin) >= 0 }); err != nil {
 			t.Errorf("server read: %v", err)
 			return
 		}
@@ -138,7 +140,7 @@ func TestExecFallsBackToV4(t *testing.T) {
 			return
 		}
 		defer conn.CloseNow()
-		if err := k.readUntil(r, conn, -1, len("hello")); err != nil {
+		if err := k.readUntil(r, conn, func() bool { return k.stdin.Len() >= len("hello") }); err != nil {
 			t.Errorf("server read: %v", err)
 			return
 		}
@@ -180,5 +182,3 @@ func newExecServer(t *testing.T, tls bool, h http.HandlerFunc) *Client {
 	t.Cleanup(c.CloseIdleConnections)
 	return c
 }
-
-var _ = io.EOF
