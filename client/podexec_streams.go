@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"strconv"
 	"sync"
 
@@ -82,7 +83,7 @@ func (s *podStreams) readOutput(ctx context.Context) ([]byte, error) {
 			if statusSeen && errors.Is(err, io.EOF) {
 				return status, nil // the result came; the close frame did not
 			}
-			if websocket.CloseStatus(err) == -1 && !errors.Is(err, io.EOF) && ctx.Err() == nil {
+			if websocket.CloseStatus(err) == -1 && !transportError(err) && ctx.Err() == nil {
 				// A frame over the bound, a bad frame: the server broke the protocol.
 				return nil, fmt.Errorf("remote command: %w: %w", err, ErrMalformed)
 			}
@@ -124,6 +125,13 @@ func (s *podStreams) readOutput(ctx context.Context) ([]byte, error) {
 			return nil, streamErrorf("the server sent on channel %d, which does not exist", msg[0])
 		}
 	}
+}
+
+// transportError reports a read that failed for the connection's sake
+// (cut, reset, closed), not for what the server sent.
+func transportError(err error) bool {
+	var netErr net.Error
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) || errors.As(err, &netErr)
 }
 
 // copyStdin sends Stdin until it ends, then, on v5, closes the stream so
