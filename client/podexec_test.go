@@ -2,6 +2,7 @@ package client
 
 import (
 	"bytes"
+	"crypto/tls"
 	"encoding/pem"
 	"errors"
 	"net/http"
@@ -181,4 +182,43 @@ func newExecServer(t *testing.T, tls bool, h http.HandlerFunc) *Client {
 	}
 	t.Cleanup(c.CloseIdleConnections)
 	return c
+}
+
+// The upgrade presents the Client's client certificate, over HTTP/1.1
+// on a server that also offers HTTP/2.
+func TestExecClientCertificate(t *testing.T) {
+	checkNoLeaks(t)
+	certPEM, keyPEM := testCert(t, "alice")
+	k := &kubeletSide{protocols: []string{streamProtocolV5}}
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.TLS == nil || len(r.TLS.PeerCertificates) == 0 || r.TLS.PeerCertificates[0].Subject.CommonName != "alice" {
+			t.Errorf("upgrade without alice's certificate")
+			w.WriteHeader(http.StatusUnauthorized)
+			return
+		}
+		conn := k.accept(t, w, r)
+		if conn == nil {
+			return
+		}
+		defer conn.CloseNow()
+		send(r, conn, channelStdout, "alice")
+		send(r, conn, channelStatus, `{"metadata":{},"status":"Success"}`)
+		conn.Close(websocket.StatusNormalClosure, "")
+	}))
+	srv.EnableHTTP2 = true
+	srv.TLS = &tls.Config{ClientAuth: tls.RequireAnyClientCert}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	c, err := New(Config{Host: srv.URL, QPS: -1, TLS: TLSConfig{
+		CAData:   pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}),
+		CertData: certPEM, KeyData: keyPEM,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(c.CloseIdleConnections)
+	var stdout bytes.Buffer
+	if err := For[*corev1.Pod](c).Namespace("db").Exec(t.Context(), "pg-0", ExecOptions{Command: []string{"whoami"}, Stdout: &stdout}); err != nil || stdout.String() != "alice" {
+		t.Errorf("Exec = %v, stdout %q", err, stdout.String())
+	}
 }
