@@ -112,7 +112,7 @@ func (s *podStreams) readOutput(ctx context.Context) ([]byte, error) {
 				return nil, fmt.Errorf("remote command: writing %s: %w", name, err)
 			}
 		case channelStatus:
-			statusSeen = true
+			statusSeen = statusSeen || len(data) > 0 // an empty message only announces the channel
 			if len(status)+len(data) > maxStatusBytes {
 				return nil, streamErrorf("the command's Status is over %d bytes", maxStatusBytes)
 			}
