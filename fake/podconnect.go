@@ -19,7 +19,8 @@ import (
 // containers. The checks come in kube-apiserver's order (the Pod, its
 // container, its node, the node's address), so a missing Pod stays a
 // 404 and an unscheduled one gets the server's own answer; only the
-// last step, dialing the kubelet, says that the fake has none.
+// last step, dialing the kubelet, says that the fake has none, unless
+// Options.Exec emulates one for exec and attach (podexec.go).
 
 // kubeletPort is the port kube-apiserver dials when a Node reports none.
 const kubeletPort = 10250
@@ -61,6 +62,10 @@ func (s *Server) servePodConnect(w http.ResponseWriter, req *http.Request, r *re
 	host, aerr := s.kubeletAddress(r.Res, node)
 	if aerr != nil {
 		request.WriteError(w, req, aerr)
+		return
+	}
+	if s.opts.Exec != nil && (r.Subresource == "exec" || r.Subresource == "attach") {
+		s.serveExec(w, req, r, pod, container)
 		return
 	}
 	noKubelet := fmt.Sprintf("kubewire-fake runs no containers: no kubelet serves node %q", node)

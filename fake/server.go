@@ -115,6 +115,12 @@ type Options struct {
 	// asked for. Default off, like the gate: "application/cbor,
 	// application/json" gets JSON and application/cbor alone 406.
 	CBOR bool
+	// Exec, when set, is every Node's kubelet for exec and attach: a
+	// request that passes kube-apiserver's checks (a scheduled Pod, its
+	// container, a Node with an address) runs it over a WebSocket
+	// (v5.channel.k8s.io or v4) with the request's streams; see
+	// ExecRequest. Nil answers as kube-apiserver with no kubelet.
+	Exec func(ctx context.Context, req *ExecRequest) error
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
