@@ -8,16 +8,16 @@ func (d *Decoder) plainString(b []byte) string {
 	return d.arena.Carve(b, len(d.buf)-d.pos)
 }
 
-// plainShortString reads the common string of a decode without a
-// Table: definite, under 256 bytes, all ASCII, carved from the decode's
-// chunk as String would. It keeps to one small frame and no call,
-// where stringBytes and intern cost about 160 instructions a string in
-// calls, spills and checks. Anything else (null, a tag, a longer or
-// indefinite string, other UTF-8, an error) reports false and reads
-// nothing: the caller takes its general path.
-func (d *Decoder) plainShortString() (string, bool) {
+// shortString reads the common string: definite, under 256 bytes, all
+// ASCII, carved from the decode's chunk or interned through the Table
+// as intern would. It keeps to one small frame, where stringBytes then
+// intern cost about 160 instructions a string in calls, spills and
+// checks. Anything else (null, a tag, a longer or indefinite string,
+// other UTF-8, an error) reports false and reads nothing: the caller
+// takes its general path.
+func (d *Decoder) shortString() (string, bool) {
 	p, buf := d.pos, d.buf
-	if p >= len(buf) || d.Table != nil || d.err != nil {
+	if p >= len(buf) || d.err != nil {
 		return "", false
 	}
 	c := buf[p]
@@ -40,6 +40,9 @@ func (d *Decoder) plainShortString() (string, bool) {
 		return "", false
 	}
 	d.pos = end
+	if d.Table != nil {
+		return d.Table.String(b), true
+	}
 	return d.arena.Carve(b, len(buf)-end), true
 }
 

@@ -59,9 +59,11 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 		out := FreshMap(*m, n)
 		for i := 0; d.NextKey(i, n); i++ {
 			key := d.intern(d.Key())
-			var v string
-			if b, ok := d.stringBytes("string"); ok {
-				v = d.intern(b)
+			v, ok := d.shortString()
+			if !ok {
+				if b, ok := d.stringBytes("string"); ok {
+					v = d.intern(b)
+				}
 			}
 			if d.err != nil {
 				return

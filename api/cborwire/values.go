@@ -19,7 +19,7 @@ func (d *Decoder) intern(b []byte) string {
 
 // String reads a string into *p, interning it; null leaves *p unchanged.
 func String[T ~string](d *Decoder, p *T) {
-	if s, ok := d.plainShortString(); ok {
+	if s, ok := d.shortString(); ok {
 		*p = T(s)
 		return
 	}
