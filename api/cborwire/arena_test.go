@@ -1,6 +1,7 @@
 package cborwire
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"unsafe"
@@ -94,5 +95,79 @@ func TestScalarSlotsFirstChunkSmall(t *testing.T) {
 	NewScalar[float64](d)
 	if len(d.slots.strs) != firstSlots || len(d.slots.words) != firstSlots {
 		t.Errorf("first chunks of %d and %d slots, want %d", len(d.slots.strs), len(d.slots.words), firstSlots)
+	}
+}
+
+// String reads every form of string as stringBytes and intern do,
+// through its short path or not: lengths 0-300 in every head size that
+// holds them, byte and text strings, ASCII, other UTF-8 and bytes that
+// are not UTF-8, null; the value is a copy of the input, and the item
+// after it is read from where the string ends.
+func TestStringOfEveryForm(t *testing.T) {
+	type form struct {
+		name string
+		enc  []byte
+	}
+	var forms []form
+	for n := 0; n <= 300; n++ {
+		s := []byte(strings.Repeat("a", n))
+		if n > 0 {
+			s[n-1] = 'z'
+		}
+		for _, major := range []byte{majorBytes, majorText} {
+			forms = append(forms, form{fmt.Sprintf("major %d, %d bytes", major, n), append(h(major, uint64(n)), s...)})
+			if n < 256 { // a longer head than needed
+				forms = append(forms, form{fmt.Sprintf("major %d, %d bytes, 2-byte head", major, n), append([]byte{major<<5 | 24, byte(n)}, s...)})
+			}
+			forms = append(forms, form{fmt.Sprintf("major %d, %d bytes, 3-byte head", major, n), append([]byte{major<<5 | 25, byte(n >> 8), byte(n)}, s...)})
+			if n > 0 {
+				indef := item([]byte{major<<5 | 31}, h(major, 1), s[:1], h(major, uint64(n-1)), s[1:], []byte{valBreak})
+				forms = append(forms, form{fmt.Sprintf("major %d, %d bytes, indefinite", major, n), indef})
+			}
+		}
+		for i, other := range []string{"\u00e9", "\xff"} { // other UTF-8, not UTF-8
+			if n >= len(other) {
+				t := append([]byte(nil), s...)
+				copy(t[n/2:], other)
+				forms = append(forms, form{fmt.Sprintf("byte string of %d bytes, case %d", n, i), append(h(majorBytes, uint64(n)), t...)})
+			}
+		}
+	}
+	forms = append(forms, form{"null", []byte{valNull}}, form{"undefined", []byte{valUndefined}})
+	for _, f := range forms {
+		in := item(h(majorArray, 2), f.enc, tstr("next"))
+		want := func() (string, string) {
+			d := NewDecoder(in, nil)
+			d.OpenArray("")
+			var s string
+			d.skipTags()
+			if b, ok := d.stringBytes("string"); ok {
+				s = string(b)
+			}
+			var next string
+			String(d, &next)
+			return s, next
+		}
+		wantS, wantNext := want()
+		for _, table := range []*wire.Decoder{nil, {}} {
+			d := NewDecoder(append([]byte(nil), in...), table)
+			d.OpenArray("")
+			got, next := "unset", ""
+			if f.enc[0] == valNull || f.enc[0] == valUndefined {
+				got = ""
+			}
+			String(d, &got)
+			String(d, &next)
+			if err := d.End(); err != nil {
+				t.Fatalf("%s, table %v: %v", f.name, table != nil, err)
+			}
+			if got != wantS || next != wantNext || next != "next" {
+				t.Fatalf("%s, table %v: read %q then %q, want %q then %q", f.name, table != nil, got, next, wantS, "next")
+			}
+			clear(d.buf)
+			if got != wantS {
+				t.Fatalf("%s, table %v: the string changed with the input: %q", f.name, table != nil, got)
+			}
+		}
 	}
 }

@@ -57,11 +57,24 @@ func StringMap[M ~map[K]V, K ~string, V ~string](d *Decoder, m *M) {
 		// []string scratch costs a write barrier per string while the
 		// collector runs, and clearing it as many again).
 		out := FreshMap(*m, n)
-		for i := 0; d.NextKey(i, n); i++ {
-			key := d.intern(d.Key())
-			var v string
-			if b, ok := d.stringBytes("string"); ok {
-				v = d.intern(b)
+		for i := 0; ; i++ {
+			// A short ASCII key is read as a short value is, with no
+			// NextKey and intern calls; the rest as any key.
+			key, ok := "", false
+			if i < n {
+				key, ok = d.shortString()
+			}
+			if !ok {
+				if !d.NextKey(i, n) {
+					break
+				}
+				key = d.intern(d.Key())
+			}
+			v, ok := d.shortString()
+			if !ok {
+				if b, ok := d.stringBytes("string"); ok {
+					v = d.intern(b)
+				}
 			}
 			if d.err != nil {
 				return

@@ -245,8 +245,18 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 			keyStart := d.pos // the entry's bytes, key and value, are unambiguous
 			if i < n {
 				// A definite string key: no need for NextKey's checks.
-				if ke, ok := d.stringEnd(keyStart); ok {
-					if ve, ok := d.scalarEnd(ke); ok {
+				// Most keys and scalar values are strings with a
+				// one-byte head, stepped over with no call.
+				ke, ok := shortStringAt(d.buf, keyStart, len(d.buf))
+				if !ok {
+					ke, ok = d.stringEnd(keyStart)
+				}
+				if ok {
+					ve, ok := shortStringAt(d.buf, ke, len(d.buf))
+					if !ok {
+						ve, ok = d.scalarEnd(ke)
+					}
+					if ok {
 						if ve > limit {
 							return wire.JSONKey{}, false
 						}
@@ -305,6 +315,21 @@ func (d *Decoder) itemKey(limit int) (wire.JSONKey, bool) {
 		return wire.JSONKey{}, false
 	}
 	return d.Table.KeyOf(d.buf[start:d.pos]), true
+}
+
+// shortStringAt returns the end of the byte or text string at p in b,
+// ending by limit (at most len(b)), when its head is one byte (under 24
+// bytes long): stringAt's common case, small enough to inline where
+// stringAt is a call; false for anything else.
+func shortStringAt(b []byte, p, limit int) (int, bool) {
+	if p >= 0 && p < limit && p < len(b) {
+		if c := b[p]; c&0xc0 == 0x40 && c&0x1f < 24 {
+			if end := p + 1 + int(c&0x1f); end <= limit {
+				return end, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // stringEnd returns the end of the definite byte or text string at p

@@ -218,7 +218,10 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 				}
 			}
 		}
-		ke, ok := stringAt(b, p, limit)
+		ke, ok := shortStringAt(b, p, limit)
+		if !ok {
+			ke, ok = stringAt(b, p, limit)
+		}
 		if !ok {
 			return memoKey{}, 0, false
 		}
@@ -231,7 +234,10 @@ func (m *jsonMemo) itemKey(b []byte, p, limit, depth int) (memoKey, int, bool) {
 			p = end
 			continue
 		}
-		end, ok := scalarAt(b, ke, limit)
+		end, ok := shortStringAt(b, ke, limit)
+		if !ok {
+			end, ok = scalarAt(b, ke, limit)
+		}
 		if !ok {
 			return memoKey{}, 0, false
 		}

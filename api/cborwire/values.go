@@ -19,6 +19,10 @@ func (d *Decoder) intern(b []byte) string {
 
 // String reads a string into *p, interning it; null leaves *p unchanged.
 func String[T ~string](d *Decoder, p *T) {
+	if s, ok := d.shortString(); ok {
+		*p = T(s)
+		return
+	}
 	if b, ok := d.stringBytes("string"); ok {
 		*p = T(d.intern(b))
 	}
