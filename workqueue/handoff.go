@@ -48,8 +48,8 @@ type handoff[K comparable] struct {
 	cursor   uint32                // the slot after the last batch's
 	ring     *[offerSlots]offer[K] // made by the first offer
 
-	// dones are the keys of Done calls that found the queue's lock busy
-	// (see doneLater); pending is len(dones), read without mu by every
+	// dones are the keys of Done and Add calls that found the queue's
+	// lock busy (see later); pending is len(dones), read without mu by every
 	// lock and unlock of the queue, so kept off the lines Gets write.
 	_       [64]byte
 	mu      sync.Mutex // guards dones
@@ -323,34 +323,37 @@ func (q *Queue[K]) startOf(r *record[K]) int64 {
 	return atomic.LoadInt64(&q.hand.ring[r.slot%offerSlots].started)
 }
 
-// finished is a key whose Done found the queue's lock busy, with its hash
-// and, with metrics on, the time of the Done.
+// finished is a key whose Done or Add found the queue's lock busy, with
+// its hash and, with metrics on, the time of the call.
 type finished[K comparable] struct {
 	key  K
 	hash uint32
+	add  bool // an Add (at priority 0), not a Done
 	at   int64
 }
 
-// doneLater leaves key, whose Done found the queue's lock busy, for the
-// lock's holder to apply (see unlock), so that a worker does not wait for
-// the producers' Adds to finish a key. Every taker of the lock applies
-// such Dones first, so nothing sees the queue as if they had not been
-// called: an Add after Done returns queues the key anew, and the drain of
-// ShutDownWithDrain counts them done.
-func (q *Queue[K]) doneLater(key K, hash uint32, at int64) {
+// later leaves f, a Done or an Add that found the queue's lock busy, for
+// the lock's holder to apply (see unlock), so that a worker does not
+// wait for the producers' Adds to finish a key, nor a producer for
+// another's. Every taker of the lock applies such calls first, in the
+// order they were made, so nothing sees the queue as if they had not
+// been: an Add after Done returns queues the key anew, Len counts the
+// keys added, ShutDown comes after them, and the drain of
+// ShutDownWithDrain counts the Dones.
+func (q *Queue[K]) later(f finished[K]) {
 	h := &q.hand
 	h.mu.Lock()
-	h.dones = append(h.dones, finished[K]{key, hash, at})
+	h.dones = append(h.dones, f)
 	h.pending.Store(int32(len(h.dones)))
 	h.mu.Unlock()
 	if q.mu.TryLock() { // the holder may have looked at pending before the append
-		q.applyDonesLocked()
+		q.applyLaterLocked()
 		q.unlock()
 	}
 }
 
-// applyDonesLocked finishes the keys left by doneLater, in order.
-func (q *Queue[K]) applyDonesLocked() {
+// applyLaterLocked applies the calls left by later, in order.
+func (q *Queue[K]) applyLaterLocked() {
 	h := &q.hand
 	h.mu.Lock()
 	dones := h.dones
@@ -358,7 +361,12 @@ func (q *Queue[K]) applyDonesLocked() {
 	h.pending.Store(0)
 	h.mu.Unlock()
 	for _, d := range dones {
-		q.doneLocked(d.key, d.hash, d.at)
+		switch {
+		case !d.add:
+			q.doneLocked(d.key, d.hash, d.at)
+		case !q.shutdown:
+			q.addLocked(d.key, d.hash, 0, d.at)
+		}
 	}
 	clear(dones)
 	q.doneSpare = dones[:0]
