@@ -179,12 +179,24 @@ func (q *Queue[K]) unlock() {
 	}
 }
 
+// maxApplyRounds bounds how many times in a row unlock takes the lock
+// back to apply the calls left meanwhile: producers adding without pause
+// would otherwise keep the one unlocking applying their keys for as long
+// as they add.
+const maxApplyRounds = 8
+
 // unlockSlow is unlock when there is a Get to wake or something to tell
-// the metrics after the unlock.
+// the metrics after the unlock, or calls left to apply.
 //
 //go:noinline
 func (q *Queue[K]) unlockSlow() {
-	for {
+	for round := 1; ; round++ {
+		if round == maxApplyRounds && q.woken == 0 && len(q.waiters) > 0 {
+			// The last round: calls left after it are applied by the next
+			// taker of the lock. Workers running take it when the
+			// hand-off runs dry; a parked one is woken to.
+			q.wakeOneLocked()
+		}
 		w := q.wakeNext
 		q.wakeNext = nil
 		depthChanged := q.depthChanged
@@ -209,7 +221,7 @@ func (q *Queue[K]) unlockSlow() {
 		if told.any {
 			told.tell(q.metrics)
 		}
-		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
+		if round == maxApplyRounds || q.hand.pending.Load() == 0 || !q.mu.TryLock() {
 			return
 		}
 		q.applyLaterLocked()
@@ -223,7 +235,7 @@ func (q *Queue[K]) unlockSlow() {
 func (q *Queue[K]) applyLaterUnlocked() {
 	if q.mu.TryLock() {
 		q.applyLaterLocked()
-		q.unlock()
+		q.unlockSlow()
 	}
 }
 
