@@ -78,7 +78,9 @@ func (t *authTransport) send(req *http.Request) (*http.Response, uint64, error) 
 		return resp, gen, err
 	}
 	if secrets := secretsOf(value); len(secrets) > 0 {
-		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+		// A 101's body is the upgraded connection (exec, attach): it must
+		// stay the io.ReadWriteCloser net/http made it.
+		if (resp.StatusCode < 200 || resp.StatusCode > 299) && resp.StatusCode != http.StatusSwitchingProtocols {
 			resp.Body = &redactingBody{body: resp.Body, secrets: secrets}
 		}
 		if ws := resp.Header.Values("Warning"); len(ws) > 0 {

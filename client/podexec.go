@@ -174,7 +174,7 @@ const maxStreamMessage = 1 << 20
 // server's error, as for any request; a redirect is refused.
 func (c *Client) dialStreams(ctx context.Context, r *request) (*websocket.Conn, error) {
 	start := time.Now()
-	hc := &http.Client{Transport: upgradeTransport{next: c.http.Transport}, CheckRedirect: keepRedirect}
+	hc := &http.Client{Transport: c.http.Transport, CheckRedirect: keepRedirect}
 	conn, resp, err := websocket.Dial(ctx, c.url(r), &websocket.DialOptions{
 		HTTPClient:   hc,
 		Subprotocols: []string{streamProtocolV5, streamProtocolV4},
@@ -202,22 +202,6 @@ func (c *Client) dialStreams(ctx context.Context, r *request) (*websocket.Conn, 
 	}
 	conn.SetReadLimit(maxStreamMessage)
 	return conn, nil
-}
-
-// upgradeTransport hands a 101 answer's connection on as the body
-// net/http made it, an io.ReadWriteCloser: the credential layer wraps
-// every answer outside 2xx, 101 too, to redact the token from it.
-type upgradeTransport struct{ next http.RoundTripper }
-
-func (t upgradeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	resp, err := t.next.RoundTrip(req)
-	if err != nil || resp.StatusCode != http.StatusSwitchingProtocols {
-		return resp, err
-	}
-	if rb, ok := resp.Body.(*redactingBody); ok {
-		resp.Body = rb.body
-	}
-	return resp, nil
 }
 
 // streamError is a protocol violation by the server on an exec or
