@@ -28,52 +28,12 @@ type AddOptions struct {
 // key being processed is queued again when its Done is called (so the
 // change that prompted the Add is not lost). Add does nothing once the
 // queue is shut down. It never blocks.
-//
-// An Add that finds the queue's lock held leaves its key to the lock's
-// holder, as a Done does (see later): producers do not wait for each
-// other, and whoever holds the lock adds their keys in a row.
 func (q *Queue[K]) Add(key K) {
-	if !q.inited.Load() {
-		hash := q.lockHashing(key)
-		if !q.shutdown {
-			q.addLocked(key, hash, 0, noTime)
-		}
-		q.unlock()
-		return
-	}
-	hash := q.t.hash(key)
-	if !q.mu.TryLock() {
-		at := int64(noTime)
-		if q.timed {
-			at = q.now() // its queue time counts from the call
-		}
-		q.later(finished[K]{key: key, hash: hash, at: at, add: true})
-		return
-	}
-	if q.hand.pending.Load() > 0 {
-		q.applyLaterLocked()
-	}
+	hash := q.lockHashing(key)
 	if !q.shutdown {
-		q.addLocked(key, hash, 0, noTime)
+		q.wantLocked(q.recordLocked(key, hash), 0)
 	}
 	q.unlock()
-}
-
-// noTime is the time of an add that reads the clock when it queues its
-// key (if it needs to), rather than one read before.
-const noTime int64 = math.MinInt64
-
-// addLocked is Add at priority prio of key, whose hash is hash, with
-// the lock held, made at time at (or noTime). A key queued already at
-// that priority or above is checked first: the most common duplicate.
-func (q *Queue[K]) addLocked(key K, hash uint32, prio int32, at int64) {
-	rec, pos, _ := q.t.lookup(key, hash)
-	if rec < 0 {
-		rec = q.t.insert(key, pos, hash)
-	} else if r := &q.t.recs[rec]; r.state == queued && prio <= r.prio && prio <= q.offerPrio {
-		return // as wantLocked: no offer to recall for it, no rank to raise
-	}
-	q.wantAtLocked(rec, prio, at)
 }
 
 // AddWithOptions adds key as Add, AddAfter or AddRateLimited would, with
@@ -84,7 +44,7 @@ func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 		// As Add: hashed before the lock is taken.
 		hash := q.lockHashing(key)
 		if !q.shutdown {
-			q.addLocked(key, hash, prio, noTime)
+			q.wantLocked(q.recordLocked(key, hash), prio)
 		}
 		q.unlock()
 		return
@@ -112,11 +72,7 @@ func (q *Queue[K]) recordLocked(key K, hash uint32) int32 {
 }
 
 // wantLocked marks record rec as wanted by a Get at priority prio.
-func (q *Queue[K]) wantLocked(rec int32, prio int32) { q.wantAtLocked(rec, prio, noTime) }
-
-// wantAtLocked is wantLocked for an add made at time at on the queue's
-// clock, read with metrics on only (noTime: read it if needed).
-func (q *Queue[K]) wantAtLocked(rec int32, prio int32, at int64) {
+func (q *Queue[K]) wantLocked(rec int32, prio int32) {
 	r := &q.t.recs[rec]
 	if prio > q.offerPrio && q.hand.left() > 0 {
 		q.recallLocked() // this key goes before those offered
@@ -143,10 +99,6 @@ func (q *Queue[K]) wantAtLocked(rec int32, prio int32, at int64) {
 		r.prio = prio
 		if q.timed {
 			q.addedLocked()
-			if at != noTime {
-				q.enqueueAtLocked(rec, at)
-				return
-			}
 		}
 		q.enqueueLocked(rec)
 	}

@@ -4,7 +4,7 @@ import "time"
 
 // maxDeferred is how many observations of each kind a critical section
 // defers to after the unlock; more (a lock holder applying many Dones
-// and Adds left by later) are told with the lock held. One: the struct is
+// left by doneLater) are told with the lock held. One: the struct is
 // copied at every unlock that has something to tell.
 const maxDeferred = 1
 

@@ -112,7 +112,7 @@ func TestConcurrentMetricsDeferredOverflow(t *testing.T) {
 	}
 	q.lock()
 	for _, k := range keys {
-		q.later(finished[string]{key: k, hash: q.t.hash(k), at: q.now()}) // the lock is busy: left for its holder
+		q.doneLater(k, q.t.hash(k), q.now()) // the lock is busy: left for its holder
 	}
 	q.unlock() // applies them
 	if got := m.works.Load(); got != n {

@@ -82,27 +82,23 @@
 //
 // Add, Get and Done allocate nothing in a steady state: keys live in a
 // table of records at fixed indexes (open addressing, hashed with
-// hash/maphash, or for string keys the runtime's string hash as Go maps
-// do), queued keys in ring buffers of record indexes, so Get reaches its
-// key without hashing and Add and Done hash once. A key held
+// hash/maphash), queued keys in ring buffers of record indexes, so Get
+// reaches its key without hashing and Add and Done hash once. A key held
 // costs 90 to 130 bytes with string keys (its record, its share of the
 // index, its ring slot while queued), besides the key's own memory. Like
 // a Go map, the queue keeps the memory of the most keys it has held at
 // once (its rings give theirs back).
 //
-// The queue has one lock. An Add that finds it busy leaves its key to
-// the lock's holder, as a Done does (below), so producers do not wait
-// for each other. Workers stay off it most of the time: a Get that takes it moves up to 32 of the keys
+// The queue has one lock, which every Add takes. Workers stay off it
+// most of the time: a Get that takes it moves up to 32 of the keys
 // queued behind its own to a hand-off, claimed in order by the next Gets
 // with one atomic operation each (they count in Len, are handed out
 // once, and an Add of one is absorbed as for any queued key; an Add of a
 // higher priority puts them back first and halves the next batches until
 // one is claimed whole, so that changes added at priority 0 while a list
-// drains below it put few back; a Get descheduled between its claim and
-// reading its key holds up that key's slot only), and a Done that finds
-// the lock busy leaves its key to the lock's holder, which applies the
-// Dones and Adds left, in call order, before anything else reads the
-// queue. With a ConcurrentMetrics as well: a
+// drains below it put few back), and a Done that finds the lock
+// busy leaves its key to the lock's holder, which applies it before
+// anything else reads the queue. With a ConcurrentMetrics as well: a
 // Get taking an offered key records its queue latency and start time itself, a Done
 // left to the holder carries its own time, and the depth is counted
 // apart from the lock (a DepthReader reads Len when scraped rather than

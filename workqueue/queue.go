@@ -144,7 +144,7 @@ func (q *Queue[K]) initLocked() {
 }
 
 // lock takes the queue's lock, initializing a zero Queue first, and
-// applies the Dones and Adds left while it was busy (see later): every state
+// applies the Dones left while it was busy (see doneLater): every state
 // seen under the lock is after them.
 func (q *Queue[K]) lock() {
 	q.mu.Lock()
@@ -152,7 +152,7 @@ func (q *Queue[K]) lock() {
 		q.initLocked()
 	}
 	if q.hand.pending.Load() > 0 {
-		q.applyLaterLocked()
+		q.applyDonesLocked()
 	}
 }
 
@@ -161,10 +161,10 @@ func (q *Queue[K]) lock() {
 // of an Add, and needs no lock. The waiter is out of the list, so nothing
 // else can wake or reuse it before this send.
 //
-// It then applies the Dones and Adds left meanwhile, if the lock is
-// free: a call that found the lock held leaves its key, then tries the
-// lock again, so either that call gets the lock or whoever holds it then
-// sees the key here, after releasing it.
+// It then applies the Dones left meanwhile, if the lock is free: a Done
+// that found the lock held leaves its key, then tries the lock again, so
+// either that Done gets the lock or whoever holds it then sees the key
+// here, after releasing it.
 //
 // Most critical sections leave nothing to do after the unlock: that case
 // is checked first, small enough to inline, and the rest is unlockSlow.
@@ -175,28 +175,16 @@ func (q *Queue[K]) unlock() {
 	}
 	q.mu.Unlock()
 	if q.hand.pending.Load() != 0 {
-		q.applyLaterUnlocked()
+		q.applyDonesUnlocked()
 	}
 }
 
-// maxApplyRounds bounds how many times in a row unlock takes the lock
-// back to apply the calls left meanwhile: producers adding without pause
-// would otherwise keep the one unlocking applying their keys for as long
-// as they add.
-const maxApplyRounds = 8
-
 // unlockSlow is unlock when there is a Get to wake or something to tell
-// the metrics after the unlock, or calls left to apply.
+// the metrics after the unlock.
 //
 //go:noinline
 func (q *Queue[K]) unlockSlow() {
-	for round := 1; ; round++ {
-		if round == maxApplyRounds && q.woken == 0 && len(q.waiters) > 0 {
-			// The last round: calls left after it are applied by the next
-			// taker of the lock. Workers running take it when the
-			// hand-off runs dry; a parked one is woken to.
-			q.wakeOneLocked()
-		}
+	for {
 		w := q.wakeNext
 		q.wakeNext = nil
 		depthChanged := q.depthChanged
@@ -221,21 +209,21 @@ func (q *Queue[K]) unlockSlow() {
 		if told.any {
 			told.tell(q.metrics)
 		}
-		if round == maxApplyRounds || q.hand.pending.Load() == 0 || !q.mu.TryLock() {
+		if q.hand.pending.Load() == 0 || !q.mu.TryLock() {
 			return
 		}
-		q.applyLaterLocked()
+		q.applyDonesLocked()
 	}
 }
 
-// applyLaterUnlocked applies the calls left by later if the lock is
+// applyDonesUnlocked applies the Dones left by doneLater if the lock is
 // free, then unlocks as unlock does.
 //
 //go:noinline
-func (q *Queue[K]) applyLaterUnlocked() {
+func (q *Queue[K]) applyDonesUnlocked() {
 	if q.mu.TryLock() {
-		q.applyLaterLocked()
-		q.unlockSlow()
+		q.applyDonesLocked()
+		q.unlock()
 	}
 }
 
@@ -247,7 +235,7 @@ func (q *Queue[K]) lockHashing(key K) uint32 {
 		hash := q.t.hash(key)
 		q.mu.Lock()
 		if q.hand.pending.Load() > 0 {
-			q.applyLaterLocked()
+			q.applyDonesLocked()
 		}
 		return hash
 	}
@@ -343,11 +331,11 @@ func (q *Queue[K]) Done(key K) {
 	}
 	hash := q.t.hash(key)
 	if !q.mu.TryLock() {
-		q.later(finished[K]{key: key, hash: hash, at: at})
+		q.doneLater(key, hash, at)
 		return
 	}
 	if q.hand.pending.Load() > 0 {
-		q.applyLaterLocked()
+		q.applyDonesLocked()
 	}
 	q.doneLocked(key, hash, at)
 	q.unlock()
