@@ -8,7 +8,7 @@ require github.com/evanphx/json-patch/v5 v5.9.11
 
 require github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2
 
-require github.com/coder/websocket v1.8.15 // indirect
+require github.com/coder/websocket v1.8.15
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
