@@ -220,3 +220,16 @@ func collect[T client.Object](ctx context.Context, p *Pager[T]) ([]string, error
 }
 
 func isRestart(err error) bool { return errors.Is(err, ErrRestarted) }
+
+// The restart a range sees matches ErrRestarted and says once, in its own
+// words, how far the list had got.
+func TestRestartedErrorWords(t *testing.T) {
+	err := restartedError(300)
+	if !errors.Is(err, ErrRestarted) {
+		t.Fatalf("%v does not match ErrRestarted", err)
+	}
+	msg := err.Error()
+	if strings.Count(msg, "expired") != 1 || !strings.Contains(msg, "after 300 items") {
+		t.Errorf("message %q: want the expiry named once, with the count", msg)
+	}
+}

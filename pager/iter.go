@@ -58,7 +58,14 @@ func (p *Pager[T]) Pages(ctx context.Context) iter.Seq2[*Page[T], error] {
 
 // Items returns an iterator over the items of one list, page after page:
 //
-//	for pod, err := range pager.New(pods.List, pager.Options{}).Items(ctx) {
+//	p, err := pager.New(pods.List, pager.Options{})
+//	if err != nil {
+//		return err
+//	}
+//	for pod, err := range p.Items(ctx) {
+//		if errors.Is(err, pager.ErrRestarted) {
+//			continue // a new snapshot follows: forget what was counted
+//		}
 //		if err != nil {
 //			return err
 //		}

@@ -242,6 +242,14 @@ func (p *Pager[T]) complete() {
 }
 
 // restartedError is what Items yields at a restart.
-func restartedError(seen int) error {
-	return fmt.Errorf("pager: the continue token expired after %d items; listing again from the start: %w", seen, ErrRestarted)
+func restartedError(seen int) error { return &restartError{seen: seen} }
+
+// restartError matches ErrRestarted and says where the list was, without
+// repeating ErrRestarted's own words.
+type restartError struct{ seen int }
+
+func (e *restartError) Error() string {
+	return fmt.Sprintf("pager: the continue token expired after %d items; the list starts over from a new snapshot", e.seen)
 }
+
+func (e *restartError) Is(target error) bool { return target == ErrRestarted }
