@@ -107,7 +107,9 @@ func (w *Webhooks) CertDir() string { return w.dir }
 // ServerOptions are the webhook.Options of a server kube-apiserver can
 // call: the certificate folder, and a listener on Addr. Each call
 // listens anew (so a test can restart its server on the same port once
-// the previous one stopped); the server closes the listener.
+// the previous one stopped); the server closes the listener. A program
+// that listens by itself (a manager started as a process) must not call
+// it, since its listener would hold the port: give it CertDir and Addr.
 func (w *Webhooks) ServerOptions() (webhook.Options, error) {
 	ln, err := net.Listen("tcp", w.Addr())
 	if err != nil {
@@ -259,7 +261,7 @@ func (w *Webhooks) readDocs(in WebhookInstall) ([]*unstructured.Unstructured, er
 	ca := w.CAPEM()
 	var out []*unstructured.Unstructured
 	for _, m := range raw {
-		for _, doc := range webhook.SplitYAML(m) {
+		for _, doc := range codec.SplitYAMLDocuments(m) {
 			j, err := codec.YAMLToJSON(doc)
 			if err != nil {
 				return nil, err

@@ -141,7 +141,7 @@ func gadgetCRD() ([]byte, error) {
 func (e *webhookEnv) install(t *testing.T, manifests []byte) {
 	t.Helper()
 	ctx := context.Background()
-	for _, doc := range webhook.SplitYAML(manifests) {
+	for _, doc := range codec.SplitYAMLDocuments(manifests) {
 		var head metav1.TypeMeta
 		if err := codec.DecodeYAML(doc, &head); err != nil {
 			t.Fatal(err)
