@@ -114,7 +114,7 @@ func (k *cli) forObject(ctx context.Context, u *unstructured.Unstructured, ns st
 // Events are left alone: they are not what a file declares, and two
 // resources serve them.
 func (k *cli) prune(ctx context.Context, selector client.Selector, manager string, applied map[objectKey]bool) error {
-	resources, err := k.c.ServerResources(ctx)
+	resources, err := k.serverResources(ctx) // a group not discovered is not pruned
 	if err != nil {
 		return err
 	}

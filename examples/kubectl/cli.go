@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 
 	"github.com/kubewire/kubewire/api/unstructured"
@@ -15,6 +17,8 @@ import (
 type cli struct {
 	c   *client.Client
 	out io.Writer
+	// discoveryGaps is discovery's ErrGroupDiscoveryFailed, once seen.
+	discoveryGaps error
 }
 
 // parse parses fs from args where flags and positional arguments mix, as
@@ -39,7 +43,7 @@ func parse(fs *flag.FlagSet, args []string) ([]string, error) {
 func (k *cli) resource(ctx context.Context, name string) (client.APIResource, error) {
 	name = strings.ToLower(name)
 	base, group, qualified := strings.Cut(name, ".")
-	all, err := k.c.ServerResources(ctx)
+	all, err := k.serverResources(ctx)
 	if err != nil {
 		return client.APIResource{}, err
 	}
@@ -51,7 +55,26 @@ func (k *cli) resource(ctx context.Context, name string) (client.APIResource, er
 			return r, nil
 		}
 	}
+	if k.discoveryGaps != nil {
+		return client.APIResource{}, fmt.Errorf("the server doesn't have a resource type %q, or it is in a group discovery could not read: %w", name, k.discoveryGaps)
+	}
 	return client.APIResource{}, fmt.Errorf("the server doesn't have a resource type %q", name)
+}
+
+// serverResources is what discovery found. An aggregated API that is
+// down (metrics-server, say) leaves its group out and the rest is used,
+// as kubectl goes on with a warning; the failure is kept in
+// discoveryGaps for a name nothing found serves.
+func (k *cli) serverResources(ctx context.Context) ([]client.APIResource, error) {
+	all, err := k.c.ServerResources(ctx)
+	if errors.Is(err, client.ErrGroupDiscoveryFailed) {
+		if k.discoveryGaps == nil {
+			slog.Warn("some API groups could not be discovered; going on without them", "err", err)
+		}
+		k.discoveryGaps = err
+		return all, nil
+	}
+	return all, err
 }
 
 func containsFold(list []string, s string) bool {
