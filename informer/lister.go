@@ -72,6 +72,29 @@ func (l NamespaceLister[T]) List(sel client.Selector) ([]T, error) {
 	return filter(objs, m), nil
 }
 
+// ByIndex returns the namespace's cached objects indexed under value by
+// the named index whose labels match sel (nil: all), in no particular
+// order: the index needs no namespace in its keys for a query in one
+// namespace (controller-runtime's namespaced field index).
+func (l NamespaceLister[T]) ByIndex(indexName, value string, sel client.Selector) ([]T, error) {
+	m, err := parseSelector(sel)
+	if err != nil {
+		return nil, err
+	}
+	objs, err := l.store.ByIndex(indexName, value)
+	if err != nil {
+		return nil, err
+	}
+	out := objs[:0]
+	for _, o := range objs {
+		if o.GetNamespace() == l.namespace {
+			out = append(out, o)
+		}
+	}
+	clear(objs[len(out):])
+	return filter(out, m), nil
+}
+
 func parseSelector(sel client.Selector) (selector.Labels, error) {
 	if sel == nil {
 		return selector.Labels{}, nil

@@ -48,6 +48,10 @@ func testLister[T client.Object](t *testing.T, f flavour[T]) {
 		{"invalid selector", names(l.List(client.RawSelector("color in red"))), []string{"error"}},
 		{"index red, tier web", names(l.ByIndex("color", "red", client.RawSelector("tier=web"))), []string{"a/x"}},
 		{"unknown index", names(l.ByIndex("size", "big", nil)), []string{"error"}},
+		{"namespace a, index red", names(l.Namespace("a").ByIndex("color", "red", nil)), []string{"a/x"}},
+		{"namespace b, index red", names(l.Namespace("b").ByIndex("color", "red", nil)), []string{"b/z"}},
+		{"namespace a, index red, tier api", names(l.Namespace("a").ByIndex("color", "red", client.RawSelector("tier=api"))), []string{}},
+		{"namespace a, unknown index", names(l.Namespace("a").ByIndex("size", "big", nil)), []string{"error"}},
 	} {
 		if diff := cmp.Diff(tc.want, tc.got); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", tc.name, diff)
