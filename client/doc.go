@@ -56,7 +56,18 @@
 // events, and the bookmark closing the initial events of a streaming list
 // has Event.InitialEventsEnd set. ListOptions.Decoder and
 // WatchOptions.Decoder let a cache decode everything through one
-// long-lived ReadOnly wire.Decoder.
+// long-lived ReadOnly wire.Decoder. WatchTable watches as kubectl get
+// --watch prints: each event carries a Table of the server's columns.
+// WaitFor and WaitForDeletion wait on one object (list, then watch).
+//
+// # Pod subresources
+//
+// Logs streams a container's log. Exec and Attach run a command in a
+// container, or join its main process, over kube-apiserver's WebSocket
+// remote-command protocol (v5.channel.k8s.io, v4 as a fallback): stdin,
+// stdout, stderr, a TTY and its resizes, through the Client's own
+// credentials and TLS; a redirect on the upgrade is refused, and a
+// non-zero exit is an *ExitError carrying the code.
 //
 // # Errors
 //
