@@ -157,7 +157,7 @@ func (s *Server) webhookURL(t webhookTarget) (*url.URL, error) {
 	}
 	addr, ok := s.opts.WebhookServices[sv.namespace+"/"+sv.name]
 	if !ok {
-		return nil, fmt.Errorf("service %s/%s (port %d) is not reachable from the fake server: map it to an address in Options.WebhookServices", sv.namespace, sv.name, port)
+		return nil, fmt.Errorf("service %s/%s (port %d) is not reachable from the fake server: map it to an address in Options.WebhookServices (kubewire-fake --webhook-service NS/NAME=HOST:PORT)", sv.namespace, sv.name, port)
 	}
 	u := &url.URL{Scheme: "https", Host: addr, Path: "/"}
 	if sv.path != nil {
