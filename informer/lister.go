@@ -77,11 +77,7 @@ func (l NamespaceLister[T]) List(sel client.Selector) ([]T, error) {
 // order: the index needs no namespace in its keys for a query in one
 // namespace (controller-runtime's namespaced field index).
 func (l NamespaceLister[T]) ByIndex(indexName, value string, sel client.Selector) ([]T, error) {
-	m, err := parseSelector(sel)
-	if err != nil {
-		return nil, err
-	}
-	objs, err := l.store.ByIndex(indexName, value)
+	objs, err := l.store.Lister().ByIndex(indexName, value, sel)
 	if err != nil {
 		return nil, err
 	}
@@ -92,7 +88,7 @@ func (l NamespaceLister[T]) ByIndex(indexName, value string, sel client.Selector
 		}
 	}
 	clear(objs[len(out):])
-	return filter(out, m), nil
+	return out, nil
 }
 
 func parseSelector(sel client.Selector) (selector.Labels, error) {
