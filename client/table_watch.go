@@ -3,9 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
-	"errors"
-	"sync"
-	"time"
+	"net/http"
 
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/codec"
@@ -39,14 +37,7 @@ type TableEvent struct {
 // TableWatcher reads the events of WatchTable. Like Watcher it is for
 // one goroutine, except Close, and nothing runs in the background.
 type TableWatcher struct {
-	body   interface{ Close() error }
-	ctx    context.Context
-	cancel context.CancelCauseFunc
-	events *codec.WatchDecoder
-	idle   time.Duration
-	timer  *time.Timer
-	err    error
-	close  sync.Once
+	*watchConn
 }
 
 // WatchTable watches the collection as kube-apiserver prints it (the
@@ -65,37 +56,13 @@ func (r *Resource[T]) WatchTable(ctx context.Context, opts WatchOptions) (*Table
 	if err != nil {
 		return nil, err
 	}
-	wctx, cancel := context.WithCancelCause(ctx)
-	var timer *time.Timer
-	if opts.IdleTimeout > 0 {
-		timer = time.AfterFunc(opts.IdleTimeout, func() { cancel(ErrWatchIdle) })
-	}
-	req := &request{method: "GET", path: p, query: q, accept: acceptTableOnly}
-	resp, err := r.c.stream(wctx, req)
+	conn, err := openWatch(ctx, p, opts, nil, r.c.maxEvent, func(wctx context.Context) (*http.Response, error) {
+		return r.c.stream(wctx, &request{method: "GET", path: p, query: q, accept: acceptTableOnly})
+	})
 	if err != nil {
-		if timer != nil {
-			timer.Stop()
-		}
-		if errors.Is(context.Cause(wctx), ErrWatchIdle) {
-			err = errorf("watch %s: no answer within the idle timeout of %s: %w", p, opts.IdleTimeout, ErrWatchIdle)
-		}
-		cancel(err)
 		return nil, err
 	}
-	resp.Body = ctxBody{ctx: wctx, body: resp.Body}
-	events, err := newEventReader(resp, nil, r.c.maxEvent)
-	if err != nil {
-		resp.Body.Close()
-		if timer != nil {
-			timer.Stop()
-		}
-		cancel(err)
-		return nil, errorf("watch %s: %w", p, err)
-	}
-	w := &TableWatcher{body: resp.Body, ctx: wctx, cancel: cancel, events: events, idle: opts.IdleTimeout, timer: timer}
-	if timer != nil {
-		timer.Reset(w.idle)
-	}
+	w := &TableWatcher{conn}
 	return w, nil
 }
 
@@ -107,20 +74,10 @@ func (w *TableWatcher) Next() (TableEvent, error) {
 	}
 	ev, err := w.next()
 	if err != nil {
-		if cause := context.Cause(w.ctx); cause != nil {
-			if _, ok := StatusOf(err); !ok {
-				err = cause
-			}
-		} else {
-			err = brokenOff(err)
-		}
-		w.err = err
-		w.release(err)
-		return TableEvent{}, err
+		w.fail(err)
+		return TableEvent{}, w.err
 	}
-	if w.timer != nil {
-		w.timer.Reset(w.idle)
-	}
+	w.active()
 	return ev, nil
 }
 
@@ -161,16 +118,6 @@ func (w *TableWatcher) next() (TableEvent, error) {
 		ev.InitialEventsEnd = ev.Type == Bookmark && m.Metadata.Annotations[InitialEventsEndAnnotation] == "true"
 	}
 	return ev, nil
-}
-
-func (w *TableWatcher) release(cause error) {
-	w.close.Do(func() {
-		if w.timer != nil {
-			w.timer.Stop()
-		}
-		w.cancel(cause)
-		w.body.Close()
-	})
 }
 
 // Close ends the watch and releases its connection; a Next blocked in

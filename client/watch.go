@@ -3,11 +3,8 @@ package client
 import (
 	"context"
 	"errors"
-	"fmt"
-	"io"
 	"iter"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/kubewire/kubewire/api/wire"
@@ -64,21 +61,13 @@ type Event[T Object] struct {
 // reflector's) decision. Once ended, the connection is released; Close
 // is still safe to call.
 type Watcher[T Object] struct {
-	body   io.ReadCloser
-	cancel context.CancelCauseFunc
-	ctx    context.Context
-	events *codec.WatchDecoder
+	*watchConn
 	newObj func() T
 	// checkKind is the Resource's: events hold objects of its kind.
 	checkKind func(apiVersion, kind string, list bool) error
 	// checkNamespace is the Resource's: events hold objects of its
 	// namespace.
 	checkNamespace func(ns string) error
-	idle           time.Duration
-	timer          *time.Timer
-	overdue        *time.Timer // ends a watch the server keeps past timeoutSeconds
-	err            error
-	close          sync.Once
 }
 
 // watchEndGrace is how long past its timeoutSeconds a watch may run
@@ -106,60 +95,25 @@ func (r *Resource[T]) Watch(ctx context.Context, opts WatchOptions) (*Watcher[T]
 	if r.info.as != "" {
 		as = r.info.as // watch events carry single objects
 	}
-	wctx, cancel := context.WithCancelCause(ctx)
-	// The idle bound covers the wait for the answer too: a server (or a
-	// proxy) that accepts the request and never answers ends the watch
-	// just as one that stops sending events.
-	var timer *time.Timer
-	if opts.IdleTimeout > 0 {
-		timer = time.AfterFunc(opts.IdleTimeout, func() { cancel(ErrWatchIdle) })
-	}
-	// A watch with timeoutSeconds is the server's to end; one it has not
-	// ended well after that is stuck somewhere between the two.
-	var overdue *time.Timer
-	if opts.TimeoutSeconds > 0 {
-		limit := time.Duration(opts.TimeoutSeconds)*time.Second + watchEndGrace
-		overdue = time.AfterFunc(limit, func() {
-			cancel(fmt.Errorf("watch %s: the server did not end it %s after its timeoutSeconds: %w", p, watchEndGrace, ErrWatchIdle))
-		})
-	}
-	fail := func(err error) (*Watcher[T], error) {
-		if timer != nil {
-			timer.Stop()
+	conn, err := openWatch(ctx, p, opts, opts.Decoder, r.c.maxEvent, func(wctx context.Context) (*http.Response, error) {
+		req := &request{method: "GET", path: p, query: q}
+		accept, binary := r.c.acceptFor(&r.info, as)
+		req.accept = accept
+		resp, err := r.c.stream(wctx, req)
+		if binary && errors.Is(err, ErrNotAcceptable) {
+			r.c.jsonOnly.refuse(r.info.gvr)
+			req.accept = codec.AcceptFor(false, as)
+			resp, err = r.c.stream(wctx, req)
 		}
-		if overdue != nil {
-			overdue.Stop()
+		if err == nil {
+			r.c.notedAnswer(&r.info, req.accept, resp.Header.Get("Content-Type"))
 		}
-		if cause := context.Cause(wctx); errors.Is(cause, ErrWatchIdle) {
-			err = errorf("watch %s: no answer within the idle timeout of %s: %w", p, opts.IdleTimeout, ErrWatchIdle)
-		}
-		cancel(err)
+		return resp, err
+	})
+	if err != nil {
 		return nil, err
 	}
-	req := &request{method: "GET", path: p, query: q}
-	accept, binary := r.c.acceptFor(&r.info, as)
-	req.accept = accept
-	resp, err := r.c.stream(wctx, req)
-	if binary && errors.Is(err, ErrNotAcceptable) {
-		r.c.jsonOnly.refuse(r.info.gvr)
-		req.accept = codec.AcceptFor(false, as)
-		resp, err = r.c.stream(wctx, req)
-	}
-	if err != nil {
-		return fail(err)
-	}
-	r.c.notedAnswer(&r.info, req.accept, resp.Header.Get("Content-Type"))
-	resp.Body = ctxBody{ctx: wctx, body: resp.Body}
-	events, err := newEventReader(resp, opts.Decoder, r.c.maxEvent)
-	if err != nil {
-		resp.Body.Close()
-		return fail(errorf("watch %s: %w", p, err))
-	}
-	w := &Watcher[T]{body: resp.Body, cancel: cancel, ctx: wctx, events: events, newObj: r.newObj, checkKind: r.checkKind, checkNamespace: r.checkNamespace,
-		idle: opts.IdleTimeout, timer: timer, overdue: overdue}
-	if timer != nil {
-		timer.Reset(w.idle) // the answer's headers count as activity
-	}
+	w := &Watcher[T]{watchConn: conn, newObj: r.newObj, checkKind: r.checkKind, checkNamespace: r.checkNamespace}
 	return w, nil
 }
 
@@ -174,9 +128,7 @@ func (w *Watcher[T]) Next() (Event[T], error) {
 		w.fail(err)
 		return Event[T]{}, w.err
 	}
-	if w.timer != nil {
-		w.timer.Reset(w.idle)
-	}
+	w.active()
 	return ev, nil
 }
 
@@ -211,32 +163,6 @@ func (w *Watcher[T]) next() (Event[T], error) {
 
 // fail records why the watch ended and releases it. A read error caused
 // by the end of ctx, Close or the idle timer is reported as that cause.
-func (w *Watcher[T]) fail(err error) {
-	if cause := context.Cause(w.ctx); cause != nil {
-		var se *codec.StatusError
-		if !errors.As(err, &se) {
-			err = cause
-		}
-	} else {
-		err = brokenOff(err)
-	}
-	w.err = err
-	w.release(err)
-}
-
-func (w *Watcher[T]) release(cause error) {
-	w.close.Do(func() {
-		if w.timer != nil {
-			w.timer.Stop()
-		}
-		if w.overdue != nil {
-			w.overdue.Stop()
-		}
-		w.cancel(cause)
-		w.body.Close()
-	})
-}
-
 // Close ends the watch and releases its connection. A Next blocked in
 // another goroutine returns ErrWatchClosed. Close always returns nil.
 func (w *Watcher[T]) Close() error {
