@@ -1,0 +1,179 @@
+package manager_test
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	coordinationv1 "github.com/kubewire/kubewire/api/coordination/v1"
+	corev1 "github.com/kubewire/kubewire/api/core/v1"
+	metav1 "github.com/kubewire/kubewire/api/meta/v1"
+	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/controller"
+	"github.com/kubewire/kubewire/informer"
+	"github.com/kubewire/kubewire/leaderelection"
+	"github.com/kubewire/kubewire/manager"
+)
+
+// requestLog records the writes a client sends, in order, as
+// "VERB resource" lines (a Lease write says who it names).
+type requestLog struct {
+	next http.RoundTripper
+	mu   sync.Mutex
+	log  []string
+}
+
+func (l *requestLog) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := l.next.RoundTrip(req)
+	if req.Method != http.MethodGet && err == nil && resp.StatusCode < 300 {
+		parts := strings.Split(strings.TrimSuffix(req.URL.Path, "/"), "/")
+		resource := parts[len(parts)-1]
+		if len(parts) >= 2 && req.Method != http.MethodPost {
+			resource = parts[len(parts)-2]
+		}
+		l.mu.Lock()
+		l.log = append(l.log, req.Method+" "+resource)
+		l.mu.Unlock()
+	}
+	return resp, err
+}
+
+func (l *requestLog) writes() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.log...)
+}
+
+// leaseHolder is who the Lease names, "" when released.
+func leaseHolder(t *testing.T, c *client.Client) string {
+	t.Helper()
+	l, err := client.For[*coordinationv1.Lease](c).Namespace("default").Get(context.Background(), "shutdown-operator", client.GetOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Spec.HolderIdentity == nil {
+		return ""
+	}
+	return *l.Spec.HolderIdentity
+}
+
+// When Run's ctx ends while a Reconcile is in flight, the manager stops
+// handing out work but lets that Reconcile finish with a live ctx (its
+// status write and its event reach the server), keeps renewing the
+// Lease meanwhile, and releases the Lease only after: the next replica
+// then takes over without two leaders writing at once. A Reconcile
+// still running at GracefulShutdownTimeout has its ctx canceled then.
+func TestGracefulShutdown(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		finishAt time.Duration // after the ctx ended; 0: the Reconcile waits for its ctx
+		wantErr  bool
+	}{
+		{name: "finishes within the bound", finishAt: 20 * time.Second},
+		{name: "runs past the bound", wantErr: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv, cfg := newServer(t)
+				if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}}); err != nil {
+					t.Fatal(err)
+				}
+				log := &requestLog{next: cfg.Transport}
+				cfg.Transport = log
+				c := newClient(t, cfg)
+				m, err := manager.New(c, manager.Options{
+					Name:   "shutdown-operator",
+					Logger: slog.New(slog.DiscardHandler),
+					LeaderElection: &leaderelection.Config{Namespace: "default", Identity: "a",
+						LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: time.Second},
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+				started := make(chan struct{})
+				var stopped time.Time
+				var ctxEndedAfter time.Duration
+				var reconcileErr error
+				var holderAtWrite string
+				m.Add(newController(t, "slow", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+					close(started)
+					if tc.finishAt == 0 {
+						<-ctx.Done()
+						ctxEndedAfter = time.Since(stopped)
+						reconcileErr = ctx.Err()
+						return controller.Result{}, ctx.Err()
+					}
+					select {
+					case <-time.After(tc.finishAt):
+					case <-ctx.Done():
+						reconcileErr = ctx.Err()
+						return controller.Result{}, ctx.Err()
+					}
+					holderAtWrite = leaseHolder(t, c)
+					cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}, Data: map[string]string{"done": "yes"}}
+					_, reconcileErr = client.For[*corev1.ConfigMap](c).Update(ctx, cm, client.UpdateOptions{})
+					m.Events().Eventf(cm, nil, "Normal", "Done", "Reconcile", "finished after the stop")
+					return controller.Result{}, reconcileErr
+				}), controller.Options{}))
+
+				ctx, cancel := context.WithCancel(t.Context())
+				done := make(chan error, 1)
+				go func() { done <- m.Run(ctx) }()
+				<-started
+				stopped = time.Now()
+				cancel()
+				err = <-done
+				if err != nil {
+					t.Errorf("Run = %v", err)
+				}
+				if took := time.Since(stopped); took > manager.DefaultGracefulShutdownTimeout {
+					t.Errorf("Run returned %v after its ctx ended, want within %v", took, manager.DefaultGracefulShutdownTimeout)
+				}
+				if tc.wantErr {
+					if !errors.Is(reconcileErr, context.Canceled) || ctxEndedAfter != manager.DefaultGracefulShutdownTimeout {
+						t.Errorf("the Reconcile running past the bound: its ctx ended %v after the stop with %v, want %v later, canceled", ctxEndedAfter, reconcileErr, manager.DefaultGracefulShutdownTimeout)
+					}
+				} else {
+					if reconcileErr != nil {
+						t.Errorf("the Reconcile in flight at the stop could not write: %v", reconcileErr)
+					}
+					if holderAtWrite != "a" {
+						t.Errorf("when the Reconcile wrote, %ds after the stop, the Lease named %q, want %q (still renewed)", int(tc.finishAt/time.Second), holderAtWrite, "a")
+					}
+				}
+				if h := leaseHolder(t, c); h != "" {
+					t.Errorf("after Run, the Lease names %q, want it released", h)
+				}
+				// The order of the writes: the Reconcile's and its event's
+				// before the Lease's release, the last write.
+				w := log.writes()
+				release := len(w) - 1
+				if release < 0 || w[release] != "PUT leases" {
+					t.Fatalf("the last write is not the Lease's release: %q", w)
+				}
+				if !tc.wantErr {
+					cmAt, eventAt := index(w, "PUT configmaps"), index(w, "POST events")
+					if cmAt < 0 || eventAt < 0 || cmAt > release || eventAt > release {
+						t.Errorf("writes %q: want the ConfigMap's update and the event before the Lease's release", w)
+					}
+				}
+			})
+		})
+	}
+}
+
+func index(s []string, v string) int {
+	for i, x := range s {
+		if x == v {
+			return i
+		}
+	}
+	return -1
+}
