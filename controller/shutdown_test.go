@@ -81,30 +81,29 @@ func TestShutdownGraceEnds(t *testing.T) {
 		f := newFactory(t, e.ctl, informer.FactoryOptions{})
 		cms := informer.Shared[*corev1.ConfigMap](f, informer.Scope{Namespace: "default"})
 		started := make(chan struct{})
-		var endedAfter time.Duration
-		var stoppedAt time.Time
+		var endedAt time.Time
 		ctl := newController(t, "graceful", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 			close(started)
 			<-ctx.Done()
-			endedAfter = time.Since(stoppedAt)
+			endedAt = time.Now()
 			return controller.Result{}, ctx.Err()
 		}), controller.Options{})
 		stopF := running(t, f.Run)
 		defer func() { _ = stopF() }()
 		ctx, stop := context.WithCancel(t.Context())
-		grace, endGrace := context.WithTimeout(t.Context(), time.Hour)
+		graceEnd := time.Now().Add(time.Hour)
+		grace, endGrace := context.WithDeadline(t.Context(), graceEnd)
 		defer endGrace()
 		done := make(chan error, 1)
 		go func() { done <- ctl.Run(controller.WithShutdownGrace(ctx, grace)) }()
 		<-started
 		time.Sleep(time.Minute)
-		stoppedAt = time.Now()
 		stop()
 		if err := <-done; err != nil {
 			t.Errorf("Run = %v", err)
 		}
-		if endedAfter != 59*time.Minute {
-			t.Errorf("the Reconcile's ctx ended %v after Run's, want 59m (the grace's end)", endedAfter)
+		if !endedAt.Equal(graceEnd) {
+			t.Errorf("the Reconcile's ctx ended %v before the grace did, want with it (59m after Run's)", graceEnd.Sub(endedAt))
 		}
 	})
 }

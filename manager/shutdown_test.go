@@ -99,14 +99,14 @@ func TestGracefulShutdown(t *testing.T) {
 				cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
 				started := make(chan struct{})
 				var stopped time.Time
-				var ctxEndedAfter time.Duration
+				var ctxEndedAt time.Time
 				var reconcileErr error
 				var holderAtWrite string
 				m.Add(newController(t, "slow", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
 					close(started)
 					if tc.finishAt == 0 {
 						<-ctx.Done()
-						ctxEndedAfter = time.Since(stopped)
+						ctxEndedAt = time.Now()
 						reconcileErr = ctx.Err()
 						return controller.Result{}, ctx.Err()
 					}
@@ -137,8 +137,8 @@ func TestGracefulShutdown(t *testing.T) {
 					t.Errorf("Run returned %v after its ctx ended, want within %v", took, manager.DefaultGracefulShutdownTimeout)
 				}
 				if tc.wantErr {
-					if !errors.Is(reconcileErr, context.Canceled) || ctxEndedAfter != manager.DefaultGracefulShutdownTimeout {
-						t.Errorf("the Reconcile running past the bound: its ctx ended %v after the stop with %v, want %v later, canceled", ctxEndedAfter, reconcileErr, manager.DefaultGracefulShutdownTimeout)
+					if after := ctxEndedAt.Sub(stopped); !errors.Is(reconcileErr, context.Canceled) || after != manager.DefaultGracefulShutdownTimeout {
+						t.Errorf("the Reconcile running past the bound: its ctx ended %v after the stop with %v, want %v later, canceled", after, reconcileErr, manager.DefaultGracefulShutdownTimeout)
 					}
 				} else {
 					if reconcileErr != nil {
