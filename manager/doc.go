@@ -72,6 +72,23 @@
 //	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 //	context.AfterFunc(ctx, stop) // a second signal kills the process
 //
+// # More than one cluster
+//
+// A program that reconciles across clusters (a custom resource in one,
+// what it asks for in another) runs one manager, on the client of the
+// cluster that holds its Lease, and adds a Factory of each other
+// cluster's client with AddFactory: those informers run as the
+// manager's own do (warm on every replica, waited for before the
+// election, on /readyz). The controller's primary informer comes from
+// m.Factory(); controller.Watches takes the other clusters' informers,
+// mapping their objects to the primary's Requests. The Reconcile writes
+// to each cluster with that cluster's client.
+//
+//	fb, err := informer.NewFactory(clusterB, informer.FactoryOptions{})
+//	m.AddFactory(fb)
+//	copies := informer.Shared[*corev1.ConfigMap](fb, informer.Scope{})
+//	controller.Watches(ctl, copies, func(cm *corev1.ConfigMap) []controller.Request { ... })
+//
 // # Sharding
 //
 // With Options.Sharding the replicas split the work instead of electing
@@ -157,7 +174,7 @@
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
-// use; Add and CheckConsistency are called before Run (after, they
+// use; Add, AddFactory and CheckConsistency are called before Run (after, they
 // panic: a programming error), and Run once. Run
 // returns only after every goroutine it started has returned.
 package manager

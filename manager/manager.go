@@ -57,6 +57,7 @@ type Manager struct {
 
 	mu        sync.Mutex
 	runnables []Runnable
+	factories []*informer.Factory // the other clusters' (AddFactory)
 	checks    []*check
 	healthz   []probe // the program's liveness checks
 	readyz    []probe // the program's readiness checks
@@ -130,6 +131,30 @@ func (m *Manager) Client() *client.Client { return m.c }
 // Factory returns the informer factory Run runs; make the controllers'
 // informers from it (informer.Shared and friends) before Run.
 func (m *Manager) Factory() *informer.Factory { return m.factory }
+
+// AddFactory adds f, a Factory of another cluster's client, to the
+// informers Run runs as it runs its own Factory's: on every replica from
+// the start (warm standbys), their first sync waited for before the
+// election (SyncTimeout), and their failures on /readyz. A controller
+// made with the manager's Factory's informer then Watches (or Owns) f's
+// informers: one manager, its Lease in the manager's cluster, for a
+// program that reconciles across clusters. f is not sharded. It panics
+// when called after Run started, a programming error.
+func (m *Manager) AddFactory(f *informer.Factory) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		panic("manager: AddFactory called after Run")
+	}
+	m.factories = append(m.factories, f)
+}
+
+// allFactories is the manager's Factory and those AddFactory added.
+func (m *Manager) allFactories() []*informer.Factory {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*informer.Factory{m.factory}, m.factories...)
+}
 
 // Events returns the event recorder Run runs.
 func (m *Manager) Events() *events.Recorder { return m.recorder }
@@ -243,7 +268,9 @@ func (m *Manager) Run(ctx context.Context) error {
 		serve(pctx, g, metricsLn, mux, "metrics endpoint")
 	}
 	m.runWebhook(pctx, g)
-	g.Go(func() error { return quiet(pctx, m.factory.Run(pctx)) })
+	for _, f := range m.allFactories() {
+		g.Go(func() error { return quiet(pctx, f.Run(pctx)) })
+	}
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })
 	}
@@ -287,12 +314,19 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, m.opts.SyncTimeout)
 	defer cancel()
 	start := time.Now()
-	err := m.factory.WaitForSync(sctx)
+	var err error
+	var failures []error
+	for _, f := range m.allFactories() {
+		if err = f.WaitForSync(sctx); err != nil {
+			failures = append(failures, f.Err())
+			break
+		}
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if err != nil {
-		err = withOtherFailures(err, m.factory.Err())
+		err = withOtherFailures(err, errors.Join(failures...))
 		if errors.Is(err, client.ErrNotFound) {
 			// A list answered 404: the resource is not served, most
 			// often a custom resource whose definition is missing.
