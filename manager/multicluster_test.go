@@ -2,8 +2,8 @@ package manager_test
 
 import (
 	"context"
-	"log/slog"
 	"errors"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
@@ -43,7 +43,9 @@ func copyToB(t *testing.T, m *manager.Manager, b *client.Client) *informer.Infor
 	if err != nil {
 		t.Fatal(err)
 	}
-	controller.Watches(ctl, inB, func(cm *corev1.ConfigMap) []controller.Request { return []controller.Request{controller.RequestFor(cm)} })
+	controller.Watches(ctl, inB, func(cm *corev1.ConfigMap) []controller.Request {
+		return []controller.Request{controller.RequestFor(cm)}
+	})
 	m.Add(ctl)
 	return inB
 }
