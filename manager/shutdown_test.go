@@ -74,9 +74,12 @@ func TestGracefulShutdown(t *testing.T) {
 		name     string
 		finishAt time.Duration // after the ctx ended; 0: the Reconcile waits for its ctx
 		wantErr  bool
+		alone    bool // no leader election
 	}{
 		{name: "finishes within the bound", finishAt: 20 * time.Second},
 		{name: "runs past the bound", wantErr: true},
+		{name: "alone, finishes within the bound", finishAt: 20 * time.Second, alone: true},
+		{name: "alone, runs past the bound", wantErr: true, alone: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
@@ -87,12 +90,12 @@ func TestGracefulShutdown(t *testing.T) {
 				log := &requestLog{next: cfg.Transport}
 				cfg.Transport = log
 				c := newClient(t, cfg)
-				m, err := manager.New(c, manager.Options{
-					Name:   "shutdown-operator",
-					Logger: slog.New(slog.DiscardHandler),
-					LeaderElection: &leaderelection.Config{Namespace: "default", Identity: "a",
-						LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: time.Second},
-				})
+				opts := manager.Options{Name: "shutdown-operator", Logger: slog.New(slog.DiscardHandler)}
+				if !tc.alone {
+					opts.LeaderElection = &leaderelection.Config{Namespace: "default", Identity: "a",
+						LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: time.Second}
+				}
+				m, err := manager.New(c, opts)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -116,7 +119,9 @@ func TestGracefulShutdown(t *testing.T) {
 						reconcileErr = ctx.Err()
 						return controller.Result{}, ctx.Err()
 					}
-					holderAtWrite = leaseHolder(t, c)
+					if !tc.alone {
+						holderAtWrite = leaseHolder(t, c)
+					}
 					cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}, Data: map[string]string{"done": "yes"}}
 					_, reconcileErr = client.For[*corev1.ConfigMap](c).Update(ctx, cm, client.UpdateOptions{})
 					m.Events().Eventf(cm, nil, "Normal", "Done", "Reconcile", "finished after the stop")
@@ -144,9 +149,15 @@ func TestGracefulShutdown(t *testing.T) {
 					if reconcileErr != nil {
 						t.Errorf("the Reconcile in flight at the stop could not write: %v", reconcileErr)
 					}
-					if holderAtWrite != "a" {
+					if !tc.alone && holderAtWrite != "a" {
 						t.Errorf("when the Reconcile wrote, %ds after the stop, the Lease named %q, want %q (still renewed)", int(tc.finishAt/time.Second), holderAtWrite, "a")
 					}
+				}
+				if tc.alone {
+					if !tc.wantErr && index(log.writes(), "POST events") < 0 {
+						t.Errorf("writes %q: no event", log.writes())
+					}
+					return
 				}
 				if h := leaseHolder(t, c); h != "" {
 					t.Errorf("after Run, the Lease names %q, want it released", h)
@@ -176,4 +187,47 @@ func index(s []string, v string) int {
 		}
 	}
 	return -1
+}
+
+// A lost leadership is no graceful stop: the Reconcile in flight has its
+// ctx canceled at the renew deadline, before another replica may lead,
+// not GracefulShutdownTimeout later.
+func TestLeadershipLostCancelsAtOnce(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv, cfg := newServer(t)
+		if err := srv.Add(&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "cm"}}); err != nil {
+			t.Fatal(err)
+		}
+		cfg.Retry.MaxAttempts = 1
+		m, err := manager.New(newClient(t, cfg), manager.Options{Name: "shutdown-operator", Logger: slog.New(slog.DiscardHandler),
+			LeaderElection: &leaderelection.Config{Namespace: "default", Identity: "a",
+				LeaseDuration: 4 * time.Second, RenewDeadline: 3 * time.Second, RetryPeriod: time.Second}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cms := informer.Shared[*corev1.ConfigMap](m.Factory(), informer.Scope{Namespace: "default"})
+		started, ended := make(chan time.Time, 1), make(chan time.Time, 1)
+		m.Add(newController(t, "slow", cms, controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+			select {
+			case started <- time.Now():
+				<-ctx.Done()
+				ended <- time.Now()
+			default: // reconciled again by the next term
+			}
+			return controller.Result{}, nil
+		}), controller.Options{}))
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- m.Run(ctx) }()
+		at := <-started
+		srv.Faults().FailNext(1_000_000, http.StatusServiceUnavailable, 0)
+		if took := (<-ended).Sub(at); took > 3*time.Second {
+			t.Errorf("the Reconcile's ctx ended %v after renewals began failing, want within the renew deadline (3s)", took)
+		}
+		srv.Faults().Clear()
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+	})
 }
