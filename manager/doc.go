@@ -17,6 +17,8 @@
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
 //	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{})
 //	m.Add(ctl)
+//	ctx, stop := manager.NotifyContext(context.Background()) // SIGTERM: a graceful stop
+//	defer stop()
 //	err = m.Run(ctx)
 //
 // It is a runner in the style of net/http's Server, not a framework:

@@ -29,7 +29,9 @@ import (
 // controller.Controller, or anything with a Run that blocks until ctx
 // ends and returns nil then. A Runnable that returns an error ends the
 // manager's Run with it. One that also has a Ready() error method (as
-// controllers do) is part of /readyz.
+// controllers do) is part of /readyz. When ctx ends on a graceful stop,
+// the work it has in progress may go on under controller.ShutdownGrace(ctx),
+// which ends GracefulShutdownTimeout later (or when leadership is lost).
 type Runnable interface {
 	Run(ctx context.Context) error
 }
