@@ -231,3 +231,38 @@ func TestLeadershipLostCancelsAtOnce(t *testing.T) {
 		}
 	})
 }
+
+// A Runnable of the program's own finishes its work under
+// controller.ShutdownGrace(ctx) after its ctx ended, within the bound.
+func TestRunnableShutdownGrace(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		_, cfg := newServer(t)
+		c := newClient(t, cfg)
+		m, err := manager.New(c, manager.Options{Name: "shutdown-operator", Logger: slog.New(slog.DiscardHandler), GracefulShutdownTimeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		running := make(chan struct{})
+		var writeErr error
+		m.Add(runnableFunc(func(ctx context.Context) error {
+			close(running)
+			<-ctx.Done()
+			grace := controller.ShutdownGrace(ctx)
+			time.Sleep(50 * time.Second) // the work still to do
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "default", Name: "last-words"}}
+			_, writeErr = client.For[*corev1.ConfigMap](c).Create(grace, cm, client.CreateOptions{})
+			return nil
+		}))
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() { done <- m.Run(ctx) }()
+		<-running
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Run = %v", err)
+		}
+		if writeErr != nil {
+			t.Errorf("the Runnable's write 50s into a 1m grace: %v", writeErr)
+		}
+	})
+}
