@@ -207,8 +207,9 @@ func (c *Controller[T]) Len() int {
 // every source's cache is synced and queued (see Options.SyncTimeout),
 // then reconciles with Options.Workers workers until ctx ends. It then
 // stops taking Requests, waits for the Reconcile calls in progress
-// (their ctx has ended too), removes its handlers, and returns nil after
-// every goroutine it started has ended.
+// (their ctx has ended too, unless ctx came from WithShutdownGrace:
+// then they may finish their work), removes its handlers, and returns
+// nil after every goroutine it started has ended.
 //
 // Run returns an error matching ErrNotSynced when a cache cannot sync:
 // the server refused it (the error also matches the server's, such as
@@ -253,9 +254,11 @@ func (c *Controller[T]) Run(ctx context.Context) error {
 		return err
 	}
 	c.log.Debug("controller: caches synced; starting workers", "workers", c.opts.Workers)
+	inFlight, stopInFlight := inFlightContext(ctx)
+	defer stopInFlight()
 	var wg sync.WaitGroup
 	for range c.opts.Workers {
-		wg.Go(func() { c.work(ctx, q, regs) })
+		wg.Go(func() { c.work(ctx, inFlight, q, regs) })
 	}
 	<-ctx.Done()
 	q.ShutDown()

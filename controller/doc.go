@@ -41,10 +41,17 @@
 // still empty after Options.SyncTimeout: a controller reports that it
 // cannot work instead of waiting forever. When ctx ends, the queue stops
 // handing out Requests, the Reconcile calls in progress see their ctx
-// end, and Run returns once they and every goroutine it started have
-// returned; its handlers are removed, so Run can be called again (each
-// time a replica becomes the leader, see package manager). Ready tells a
-// readiness probe whether the caches are synced and healthy.
+// end (or, with WithShutdownGrace, as package manager runs controllers,
+// finish first, for a bounded time), and Run returns once they and every
+// goroutine it started have returned; its handlers are removed, so Run
+// can be called again (each time a replica becomes the leader, see
+// package manager). Ready tells a readiness probe whether the caches are
+// synced and healthy.
+//
+// Owns and Watches are called before Run. A source of a kind known only
+// at run time (the kinds a GitOps engine applied) is an informer of its
+// own, run with its own ctx, whose handler calls Enqueue; ending that
+// ctx stops watching the kind (see the Enqueue example).
 //
 // # Reading your own writes
 //

@@ -24,7 +24,7 @@ var errNotSyncedYet = errors.New("not synced yet")
 // errNotRunning is what Ready and Run say of a cache whose informer
 // nobody runs: a program without a manager runs its informers (or their
 // Factory) itself.
-var errNotRunning = errors.New("its informer is not running (run it, or its Factory, beside the controller: go factory.Run(ctx); a manager runs only its own Factory's informers)")
+var errNotRunning = errors.New("its informer is not running (run it, or its Factory, beside the controller: go factory.Run(ctx); a manager runs its own Factory's informers and those of the Factories given to its AddFactory)")
 
 // notServedHint follows a list answered 404, most often a custom
 // resource whose definition is not installed.

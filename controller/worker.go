@@ -13,8 +13,9 @@ import (
 )
 
 // work reconciles the Requests q hands out until q is shut down or ctx
-// ends.
-func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], regs []registered) {
+// ends. Reconcile calls get inFlight, which outlives ctx on a graceful
+// stop (see WithShutdownGrace).
+func (c *Controller[T]) work(ctx, inFlight context.Context, q *workqueue.Queue[Request], regs []registered) {
 	sharded := c.Sharded()
 	for {
 		req, err := q.Get(ctx)
@@ -22,25 +23,26 @@ func (c *Controller[T]) work(ctx context.Context, q *workqueue.Queue[Request], r
 			return
 		}
 		if !sharded {
-			c.process(ctx, q, regs, req)
+			c.process(ctx, inFlight, q, regs, req)
 			q.Done(req)
 			continue
 		}
-		rctx, mine := c.claim(ctx, req)
+		rctx, mine := c.claim(inFlight, req)
 		if !mine { // another replica's (now): never reconciled here
 			q.Forget(req)
 			q.Done(req)
 			continue
 		}
-		c.process(rctx, q, regs, req)
+		c.process(ctx, rctx, q, regs, req)
 		c.release(req)
 		q.Done(req)
 	}
 }
 
-// process reconciles req once and queues it again as the result says.
-func (c *Controller[T]) process(ctx context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
-	rctx, log := c.reconcileLogger(ctx, req)
+// process reconciles req once, with a ctx from inFlight, and queues it
+// again as the result says unless ctx (the worker's) ended.
+func (c *Controller[T]) process(ctx, inFlight context.Context, q *workqueue.Queue[Request], regs []registered, req Request) {
+	rctx, log := c.reconcileLogger(inFlight, req)
 	if c.opts.DetectCacheMutations {
 		rctx = context.WithValue(rctx, detectKey{}, true)
 	}

@@ -17,6 +17,8 @@
 //	widgets := informer.Shared[*v1.Widget](m.Factory(), informer.Scope{})
 //	ctl, err := controller.NewFor("widgets", widgets, reconcile, controller.Options{})
 //	m.Add(ctl)
+//	ctx, stop := manager.NotifyContext(context.Background()) // SIGTERM: a graceful stop
+//	defer stop()
 //	err = m.Run(ctx)
 //
 // It is a runner in the style of net/http's Server, not a framework:
@@ -36,6 +38,58 @@
 // everything is reconciled once by each new leader. A replica that loses
 // the lead (it could not renew in time) stops its Runnables and
 // campaigns again.
+//
+// # Graceful shutdown
+//
+// The end of Run's ctx (SIGTERM, through NotifyContext) stops the
+// program in this order:
+//
+//  1. The Runnables stop taking work: a controller hands out no more
+//     Requests. A replica that was only campaigning stops at once.
+//  2. The Reconcile calls in progress finish with a ctx that stays live
+//     for up to Options.GracefulShutdownTimeout (30s by default, as
+//     controller-runtime's), so that a status write or a create half
+//     done is completed; at that bound their ctx is canceled. Meanwhile
+//     the leader keeps renewing its Lease and the informers, the webhook
+//     server and the endpoints keep serving. A Runnable of the program's
+//     own gets the same grace through controller.ShutdownGrace(ctx).
+//  3. The events recorded so far are written (events.Options.FlushTimeout).
+//  4. The Lease is released (unless LeaderElection.KeepOnCancel), so
+//     that a standby leads at once rather than after LeaseDuration.
+//  5. Everything else stops and Run returns, leaving no goroutine.
+//
+// A lost leadership is no graceful stop: the Reconcile calls' ctx ends
+// at once, before another replica can lead. Set GracefulShutdownTimeout
+// below the Pod's terminationGracePeriodSeconds (30s by default: give
+// the Pod 40s, or the manager less), or the kubelet kills the process
+// first and the Lease is left to expire.
+//
+// To force an exit (a Reconcile that ignores its ctx keeps Run waiting),
+// a second signal must end the process: NotifyContext does that (exit
+// status 1, the Lease left to expire). A program using
+// signal.NotifyContext itself gets no such exit: after its ctx ended the
+// signals are no longer caught, so a second SIGINT kills the process
+// only once its stop function was called; call it when ctx ends:
+//
+//	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+//	context.AfterFunc(ctx, stop) // a second signal kills the process
+//
+// # More than one cluster
+//
+// A program that reconciles across clusters (a custom resource in one,
+// what it asks for in another) runs one manager, on the client of the
+// cluster that holds its Lease, and adds a Factory of each other
+// cluster's client with AddFactory: those informers run as the
+// manager's own do (warm on every replica, waited for before the
+// election, on /readyz). The controller's primary informer comes from
+// m.Factory(); controller.Watches takes the other clusters' informers,
+// mapping their objects to the primary's Requests. The Reconcile writes
+// to each cluster with that cluster's client.
+//
+//	fb, err := informer.NewFactory(clusterB, informer.FactoryOptions{})
+//	m.AddFactory(fb)
+//	copies := informer.Shared[*corev1.ConfigMap](fb, informer.Scope{})
+//	controller.Watches(ctl, copies, func(cm *corev1.ConfigMap) []controller.Request { ... })
 //
 // # Sharding
 //
@@ -122,7 +176,7 @@
 // # Concurrency
 //
 // The accessors, IsLeader, Ready and Handler are safe for concurrent
-// use; Add and CheckConsistency are called before Run (after, they
+// use; Add, AddFactory and CheckConsistency are called before Run (after, they
 // panic: a programming error), and Run once. Run
 // returns only after every goroutine it started has returned.
 package manager

@@ -100,8 +100,8 @@ func (m *Manager) readiness() ([]string, bool) {
 	switch {
 	case m.syncErr.Load() != nil:
 		add("informers", *m.syncErr.Load())
-	case m.factory.Err() != nil:
-		add("informers", m.factory.Err())
+	case m.factoriesErr() != nil:
+		add("informers", m.factoriesErr())
 	case !m.synced.Load():
 		add("informers", errors.New("not synced yet"))
 	default:
@@ -188,4 +188,13 @@ func (m *Manager) HealthAddr() string {
 		return a.(string)
 	}
 	return ""
+}
+
+// factoriesErr joins the persistent failures of the Factories' informers.
+func (m *Manager) factoriesErr() error {
+	var errs []error
+	for _, f := range m.allFactories() {
+		errs = append(errs, f.Err())
+	}
+	return errors.Join(errs...)
 }

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/kubewire/kubewire/client"
+	"github.com/kubewire/kubewire/controller"
 	"github.com/kubewire/kubewire/events"
 	"github.com/kubewire/kubewire/informer"
 	"github.com/kubewire/kubewire/leaderelection"
@@ -28,7 +29,9 @@ import (
 // controller.Controller, or anything with a Run that blocks until ctx
 // ends and returns nil then. A Runnable that returns an error ends the
 // manager's Run with it. One that also has a Ready() error method (as
-// controllers do) is part of /readyz.
+// controllers do) is part of /readyz. When ctx ends on a graceful stop,
+// the work it has in progress may go on under controller.ShutdownGrace(ctx),
+// which ends GracefulShutdownTimeout later (or when leadership is lost).
 type Runnable interface {
 	Run(ctx context.Context) error
 }
@@ -56,6 +59,7 @@ type Manager struct {
 
 	mu        sync.Mutex
 	runnables []Runnable
+	factories []*informer.Factory // the other clusters' (AddFactory)
 	checks    []*check
 	healthz   []probe // the program's liveness checks
 	readyz    []probe // the program's readiness checks
@@ -68,6 +72,10 @@ type Manager struct {
 	termErr          atomic.Pointer[error] // why the Runnables of the current term failed
 	healthAddr       atomic.Value          // string, once listening
 	metricsAddr      atomic.Value          // string, once listening
+
+	flushEvents func()          // stops the recorder once it wrote what is queued; set by Run
+	stopCtx     context.Context // Run's: its end is the graceful stop; set by Run
+	term        termState       // shutdown.go
 }
 
 // New returns a Manager for the cluster c reaches. It fails with an
@@ -125,6 +133,30 @@ func (m *Manager) Client() *client.Client { return m.c }
 // Factory returns the informer factory Run runs; make the controllers'
 // informers from it (informer.Shared and friends) before Run.
 func (m *Manager) Factory() *informer.Factory { return m.factory }
+
+// AddFactory adds f, a Factory of another cluster's client, to the
+// informers Run runs as it runs its own Factory's: on every replica from
+// the start (warm standbys), their first sync waited for before the
+// election (SyncTimeout), and their failures on /readyz. A controller
+// made with the manager's Factory's informer then Watches (or Owns) f's
+// informers: one manager, its Lease in the manager's cluster, for a
+// program that reconciles across clusters. f is not sharded. It panics
+// when called after Run started, a programming error.
+func (m *Manager) AddFactory(f *informer.Factory) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.started {
+		panic("manager: AddFactory called after Run")
+	}
+	m.factories = append(m.factories, f)
+}
+
+// allFactories is the manager's Factory and those AddFactory added.
+func (m *Manager) allFactories() []*informer.Factory {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]*informer.Factory{m.factory}, m.factories...)
+}
 
 // Events returns the event recorder Run runs.
 func (m *Manager) Events() *events.Recorder { return m.recorder }
@@ -185,8 +217,10 @@ func (m *Manager) Add(r Runnable) {
 // does). A replica that loses the lead stops its Runnables and stands by
 // again, its caches warm.
 //
-// The recorder is the last to stop: the events of the Reconcile calls
-// in progress when ctx ends are written too (within its FlushTimeout).
+// The end of ctx is a graceful stop (see "Graceful shutdown" in the
+// package doc): the Runnables stop taking work, the work in progress
+// has Options.GracefulShutdownTimeout to finish, its events are
+// written, then the Lease is released and the rest stops.
 //
 // Run returns nil after ctx ended and every goroutine it started has
 // returned. It returns early with an error when the informers cannot
@@ -212,41 +246,60 @@ func (m *Manager) Run(ctx context.Context) error {
 	}
 	m.logStart(len(checks))
 	g, gctx := errgroup.WithContext(ctx)
-	if healthLn != nil {
-		serve(gctx, g, healthLn, m.Handler(), "health endpoints")
-	}
-	if metricsLn != nil {
-		mux := http.NewServeMux()
-		mux.Handle("GET /metrics", m.metrics.Handler())
-		serve(gctx, g, metricsLn, mux, "metrics endpoint")
-	}
 	// The recorder outlives the Runnables, so that the events of the
 	// Reconcile calls in progress at the end are written too.
 	recCtx, stopRecorder := context.WithCancel(context.WithoutCancel(ctx))
 	recorded := make(chan error, 1)
 	go func() { recorded <- quiet(recCtx, m.recorder.Run(recCtx)) }()
-	defer func() {
+	m.flushEvents = sync.OnceFunc(func() {
 		stopRecorder()
 		<-recorded
-	}()
-	m.runWebhook(gctx, g)
-	g.Go(func() error { return quiet(gctx, m.factory.Run(gctx)) })
+	})
+	defer m.flushEvents()
+	m.stopCtx = gctx
+	// What the Runnables use (the informers, the webhook server, the
+	// endpoints) serves until they have drained on a graceful stop.
+	pctx, stopParts := context.WithCancel(context.WithoutCancel(gctx))
+	defer stopParts()
+	if healthLn != nil {
+		serve(pctx, g, healthLn, m.Handler(), "health endpoints")
+	}
+	if metricsLn != nil {
+		mux := http.NewServeMux()
+		mux.Handle("GET /metrics", m.metrics.Handler())
+		serve(pctx, g, metricsLn, mux, "metrics endpoint")
+	}
+	m.runWebhook(pctx, g)
+	for _, f := range m.allFactories() {
+		g.Go(func() error { return quiet(pctx, f.Run(pctx)) })
+	}
 	for _, c := range checks {
 		g.Go(func() error { c.loop(gctx, m); return nil })
 	}
 	g.Go(func() error {
-		if err := m.waitForSync(gctx); err != nil {
-			return err
+		err := m.runAfterSync(gctx)
+		if err == nil {
+			<-gctx.Done() // the Runnables returned early: serve on until the end
 		}
-		switch {
-		case m.member != nil:
-			return m.runSharded(gctx)
-		case m.elector == nil:
-			return m.runRunnables(gctx)
-		}
-		return m.campaign(gctx)
+		stopParts()
+		return err
 	})
 	return quiet(ctx, g.Wait())
+}
+
+// runAfterSync runs what runs once the informers synced, until ctx ends
+// and the Runnables drained.
+func (m *Manager) runAfterSync(ctx context.Context) error {
+	if err := m.waitForSync(ctx); err != nil {
+		return err
+	}
+	switch {
+	case m.member != nil:
+		return m.runSharded(ctx)
+	case m.elector == nil:
+		return m.runRunnables(ctx, context.WithoutCancel(ctx))
+	}
+	return m.campaign(ctx)
 }
 
 // quiet turns the end of the manager's ctx into a clean nil, whether it
@@ -263,12 +316,19 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 	sctx, cancel := context.WithTimeout(ctx, m.opts.SyncTimeout)
 	defer cancel()
 	start := time.Now()
-	err := m.factory.WaitForSync(sctx)
+	var err error
+	var failures []error
+	for _, f := range m.allFactories() {
+		if err = f.WaitForSync(sctx); err != nil {
+			failures = append(failures, f.Err())
+			break
+		}
+	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
 	if err != nil {
-		err = withOtherFailures(err, m.factory.Err())
+		err = withOtherFailures(err, errors.Join(failures...))
 		if errors.Is(err, client.ErrNotFound) {
 			// A list answered 404: the resource is not served, most
 			// often a custom resource whose definition is missing.
@@ -286,9 +346,11 @@ func (m *Manager) waitForSync(ctx context.Context) error {
 // campaign runs the leader election until ctx ends: each term runs the
 // Runnables; a term lost is followed by a new campaign.
 func (m *Manager) campaign(ctx context.Context) error {
+	ectx, stopCampaign := m.term.electorContext(ctx)
+	defer stopCampaign()
 	for {
 		m.termErr.Store(nil)
-		err := m.elector.Run(ctx)
+		err := m.elector.Run(ectx)
 		if p := m.termErr.Load(); p != nil {
 			return *p // a Runnable failed: the program cannot work
 		}
@@ -305,11 +367,24 @@ func (m *Manager) campaign(ctx context.Context) error {
 	}
 }
 
-// lead is OnStartedLeading: it runs the Runnables for one term.
+// lead is OnStartedLeading: it runs the Runnables for one term, ctx
+// ending when leadership is lost. Run's ctx ending stops them gracefully
+// (see shutdown.go); the events are then flushed before lead returns and
+// the elector releases the Lease.
 func (m *Manager) lead(ctx context.Context) {
+	if !m.term.begin() {
+		return // stopping already: the elector releases the Lease
+	}
+	defer m.term.end()
 	m.log.Info("manager: leading; starting the runnables")
-	if err := m.runRunnables(ctx); err != nil && ctx.Err() == nil {
+	stop, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(m.stopCtx, cancel)()
+	if err := m.runRunnables(stop, ctx); err != nil && stop.Err() == nil {
 		m.termErr.Store(&err)
+	}
+	if m.stopCtx.Err() != nil && ctx.Err() == nil {
+		m.flushEvents()
 	}
 }
 
@@ -326,9 +401,18 @@ func (m *Manager) runSharded(ctx context.Context) error {
 			m.member.Add(s)
 		}
 	}
-	g, gctx := errgroup.WithContext(ctx)
+	// The ring keeps this replica's part until the Runnables drained.
+	memberCtx, stopMember := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopMember()
+	g, gctx := errgroup.WithContext(memberCtx)
 	g.Go(func() error { return m.member.Run(gctx) })
-	g.Go(func() error { return m.runRunnables(gctx) })
+	g.Go(func() error {
+		defer stopMember()
+		stop, cancel := context.WithCancel(ctx)
+		defer cancel()
+		defer context.AfterFunc(gctx, cancel)()
+		return m.runRunnables(stop, gctx)
+	})
 	err := g.Wait()
 	if errors.Is(err, context.Canceled) {
 		err = ctx.Err()
@@ -336,8 +420,13 @@ func (m *Manager) runSharded(ctx context.Context) error {
 	return err
 }
 
-// runRunnables runs every Runnable until ctx ends or one fails.
-func (m *Manager) runRunnables(ctx context.Context) error {
+// runRunnables runs every Runnable until stop ends or one fails. Their
+// work in progress then has GracefulShutdownTimeout to finish, unless
+// hard ends first (leadership lost): see controller.WithShutdownGrace.
+func (m *Manager) runRunnables(stop, hard context.Context) error {
+	grace, endGrace := graceAfter(stop, hard, m.opts.GracefulShutdownTimeout)
+	defer endGrace()
+	ctx := controller.WithShutdownGrace(stop, grace)
 	m.mu.Lock()
 	rs := append([]Runnable(nil), m.runnables...)
 	m.mu.Unlock()
@@ -357,7 +446,7 @@ func (m *Manager) runRunnables(ctx context.Context) error {
 	}
 	err := g.Wait()
 	if err == nil {
-		err = ctx.Err()
+		err = stop.Err()
 	}
 	return err
 }

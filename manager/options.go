@@ -83,6 +83,15 @@ type Options struct {
 	// DefaultSyncTimeout).
 	SyncTimeout time.Duration
 
+	// GracefulShutdownTimeout bounds the end of the work in progress
+	// when Run's ctx ends (default DefaultGracefulShutdownTimeout, 30s):
+	// the Runnables stop taking work at once, while the Reconcile calls
+	// in progress keep a live ctx for up to this long (see "Graceful
+	// shutdown" in the package doc). Negative: no grace, their ctx ends
+	// with Run's (where controller-runtime's negative value waits
+	// without bound).
+	GracefulShutdownTimeout time.Duration
+
 	// Events configures the event recorder (Component defaults to Name).
 	Events events.Options
 
@@ -158,6 +167,9 @@ func (o Options) withDefaults(clientNamespace string) (Options, error) {
 	}
 	if o.SyncTimeout == 0 {
 		o.SyncTimeout = DefaultSyncTimeout
+	}
+	if o.GracefulShutdownTimeout == 0 {
+		o.GracefulShutdownTimeout = DefaultGracefulShutdownTimeout
 	}
 	if o.Events.Component == "" {
 		o.Events.Component = o.Name

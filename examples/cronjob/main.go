@@ -20,11 +20,10 @@ import (
 	"flag"
 	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	"github.com/kubewire/kubewire/examples/cronjob/operator"
 	"github.com/kubewire/kubewire/examples/internal/exampleenv"
+	"github.com/kubewire/kubewire/manager"
 	"github.com/kubewire/kubewire/webhook"
 )
 
@@ -36,7 +35,7 @@ func main() {
 	flag.StringVar(&opts.HealthAddr, "health-addr", ":8081", "address of /healthz and /readyz (empty: none)")
 	flag.BoolVar(&opts.LeaderElection, "leader-elect", false, "run the controller on one replica at a time")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := manager.NotifyContext(context.Background()) // SIGINT or SIGTERM: a graceful stop; a second: exit
 	defer stop()
 	env, err := exampleenv.Connect(exampleenv.Options{Kubeconfig: *kubeconfig})
 	if err == nil && env.Real() {

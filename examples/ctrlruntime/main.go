@@ -27,8 +27,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -139,7 +137,7 @@ func setup(m *manager.Manager) error {
 
 func main() {
 	// ctrl.SetupSignalHandler(): SIGTERM is what the kubelet sends.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := manager.NotifyContext(context.Background()) // SIGINT or SIGTERM: a graceful stop; a second: exit
 	defer stop()
 	if err := run(ctx, os.Stdout, slog.Default()); err != nil {
 		slog.Error("ctrlruntime stopped", "error", err)

@@ -28,8 +28,6 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
@@ -65,7 +63,7 @@ func main() {
 	flag.StringVar(&opts.LeaderElection.Identity, "id", "", "identity of this replica (default: host name and a random suffix)")
 	demoMode := flag.Bool("demo", false, "run the demonstration on an embedded fake API server, not on a cluster")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := manager.NotifyContext(context.Background()) // SIGINT or SIGTERM: a graceful stop; a second: exit
 	defer stop()
 	c, err := cluster.NewClient()
 	if *demoMode {

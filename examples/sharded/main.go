@@ -23,8 +23,6 @@ import (
 	"fmt"
 	"log"
 	"os"
-	"os/signal"
-	"syscall"
 
 	corev1 "github.com/kubewire/kubewire/api/core/v1"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -60,7 +58,7 @@ func main() {
 	flag.StringVar(&o.healthAddr, "health-addr", ":8081", "address of /healthz and /readyz (empty: none)")
 	flag.BoolVar(&o.byNamespace, "by-namespace", false, "split by namespace instead of uid")
 	flag.Parse()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := manager.NotifyContext(context.Background()) // SIGINT or SIGTERM: a graceful stop; a second: exit
 	defer stop()
 	env, err := exampleenv.Connect(exampleenv.Options{Kubeconfig: *kubeconfig})
 	if err == nil && env.Real() {
