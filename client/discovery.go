@@ -11,6 +11,7 @@ import (
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/internal/runtime/errtext"
+	"golang.org/x/sync/errgroup"
 )
 
 // acceptAggregated asks for aggregated discovery (apidiscovery.k8s.io/v2)
@@ -296,11 +297,24 @@ func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) ([]APIResource, 
 	return out, failed
 }
 
+// Legacy discovery costs one request per group version. A real cluster
+// serves tens to a few hundred (each CRD group adds its versions);
+// thousands mean a hostile or broken /apis, and a discovery that would
+// take as many requests is refused instead.
+const maxLegacyGroupVersions = 5000
+
+// legacyDiscoveryConcurrency bounds the group-version requests of one
+// legacy discovery in flight at once: in parallel, so that one slow
+// aggregated API does not delay the others, but not thousands of
+// connections for a long /apis.
+const legacyDiscoveryConcurrency = 8
+
 // legacyDiscovery reads the per-group-version resource lists named by an
 // APIVersions (/api) or APIGroupList (/apis) answer. A group version that
 // fails (an aggregated API whose server is down answers 503) is listed as
-// a failure and the others are read; only the context ending, or the
-// root document failing, fails the whole.
+// a failure and the others are read; only the context ending, the root
+// document failing, or naming more than maxLegacyGroupVersions, fails
+// the whole.
 func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *response) ([]APIResource, []DiscoveryFailure, error) {
 	type gv struct{ group, version string }
 	var gvs []gv
@@ -326,49 +340,86 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 			}
 		}
 	}
-	var out []APIResource
-	var failed []DiscoveryFailure
 	seen := make(map[gv]bool, len(gvs))
+	unique := gvs[:0]
 	for _, x := range gvs {
 		if x.version == "" || seen[x] {
 			continue // a real server names each group version once
 		}
 		seen[x] = true
-		p := joinPath("apis", x.group, x.version)
-		if x.group == "" {
-			p = joinPath("api", x.version)
+		unique = append(unique, x)
+	}
+	if len(unique) > maxLegacyGroupVersions {
+		return nil, nil, fmt.Errorf("client: discovery %s names %d group versions, more than the %d this client fetches one by one: %w", root, len(unique), maxLegacyGroupVersions, codec.ErrTooLarge)
+	}
+	// Each group version's answer goes to its own slot, so the resources
+	// keep the order of the root document (a group's preferred version
+	// first) whatever order the fetches end in.
+	lists := make([][]APIResource, len(unique))
+	errs := make([]error, len(unique))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(legacyDiscoveryConcurrency)
+	for i, x := range unique {
+		if gctx.Err() != nil {
+			break // the caller left: start no more
 		}
-		var list metav1.APIResourceList
-		r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON, no5xxRetry: true})
-		if err == nil {
-			err = codec.Decode(r.contentType, r.body, &list)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, fmt.Errorf("client: discovery %s: %w", p, err)
+		g.Go(func() error {
+			p := joinPath("apis", x.group, x.version)
+			if x.group == "" {
+				p = joinPath("api", x.version)
 			}
-			failed = append(failed, DiscoveryFailure{Group: x.group, Version: x.version, Err: err})
+			lists[i], errs[i] = c.groupVersionResources(gctx, x.group, x.version, p)
+			if errs[i] != nil && ctx.Err() != nil {
+				return fmt.Errorf("client: discovery %s: %w", p, errs[i])
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	var out []APIResource
+	var failed []DiscoveryFailure
+	for i, x := range unique {
+		if errs[i] != nil {
+			failed = append(failed, DiscoveryFailure{Group: x.group, Version: x.version, Err: errs[i]})
 			continue
 		}
-		subs := map[string][]string{}
-		for _, res := range list.APIResources {
-			if parent, sub, ok := strings.Cut(res.Name, "/"); ok {
-				subs[parent] = append(subs[parent], sub)
-			}
-		}
-		for _, res := range list.APIResources {
-			if strings.Contains(res.Name, "/") {
-				continue // a subresource
-			}
-			out = append(out, APIResource{
-				GroupVersionResource: GroupVersionResource{Group: x.group, Version: x.version, Resource: res.Name},
-				Kind:                 res.Kind,
-				Namespaced:           res.Namespaced,
-				Verbs:                res.Verbs,
-				ShortNames:           res.ShortNames,
-				Subresources:         append([]string{}, subs[res.Name]...),
-			})
-		}
+		out = append(out, lists[i]...)
 	}
 	return out, failed, nil
+}
+
+// groupVersionResources reads the top-level resources of one group
+// version's APIResourceList at path p, each with its subresources.
+func (c *Client) groupVersionResources(ctx context.Context, group, version, p string) ([]APIResource, error) {
+	var list metav1.APIResourceList
+	r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON, no5xxRetry: true})
+	if err == nil {
+		err = codec.Decode(r.contentType, r.body, &list)
+	}
+	if err != nil {
+		return nil, err
+	}
+	subs := map[string][]string{}
+	for _, res := range list.APIResources {
+		if parent, sub, ok := strings.Cut(res.Name, "/"); ok {
+			subs[parent] = append(subs[parent], sub)
+		}
+	}
+	var out []APIResource
+	for _, res := range list.APIResources {
+		if strings.Contains(res.Name, "/") {
+			continue // a subresource
+		}
+		out = append(out, APIResource{
+			GroupVersionResource: GroupVersionResource{Group: group, Version: version, Resource: res.Name},
+			Kind:                 res.Kind,
+			Namespaced:           res.Namespaced,
+			Verbs:                res.Verbs,
+			ShortNames:           res.ShortNames,
+			Subresources:         append([]string{}, subs[res.Name]...),
+		})
+	}
+	return out, nil
 }
