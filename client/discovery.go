@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
@@ -47,6 +48,19 @@ var ErrNoMapping = errors.New("no resource serves this kind")
 type discoveryState struct {
 	resources []APIResource
 	failures  []DiscoveryFailure
+	fetched   time.Time // when the fetch began
+}
+
+// discoveryRetryInterval is how long a discovery that could not read
+// some group versions is served from the cache before ServerResources
+// fetches again: an aggregated API that was down (metrics-server
+// restarting) is seen once it is back, and one that stays down costs a
+// fetch per interval, not one per call.
+const discoveryRetryInterval = 10 * time.Second
+
+// fresh reports whether st may still be served from the cache.
+func (st *discoveryState) fresh() bool {
+	return len(st.failures) == 0 || time.Since(st.fetched) < discoveryRetryInterval
 }
 
 // err is the discovery's error for the group versions it could not read.
@@ -66,20 +80,27 @@ func (st *discoveryState) err() error {
 // When some group versions could not be read (an aggregated API whose
 // server is down, or marked Stale), it returns the resources of the
 // others with an error matching ErrGroupDiscoveryFailed that names
-// them; that discovery is cached too, until InvalidateDiscovery or a
-// Mapping miss refreshes it.
+// them. That discovery is cached for 10 seconds (or until
+// InvalidateDiscovery, or a Mapping miss, refreshes it); a call after
+// that fetches again, so that a group back up is seen. If that fetch
+// fails, the cached resources are returned, with an error matching both
+// ErrGroupDiscoveryFailed and the fetch's error.
 func (c *Client) ServerResources(ctx context.Context) ([]APIResource, error) {
 	c.discoveryMu.Lock()
 	st := c.discoveryCache
 	c.discoveryMu.Unlock()
-	if st != nil {
+	if st != nil && st.fresh() {
 		return st.resources, st.err()
 	}
-	st, err := c.refreshDiscovery(ctx)
+	got, err := c.refreshDiscovery(ctx)
 	if err != nil {
+		if st != nil && ctx.Err() == nil {
+			// The partial discovery cached is still the best answer.
+			return st.resources, errors.Join(st.err(), err)
+		}
 		return nil, err
 	}
-	return st.resources, st.err()
+	return got.resources, got.err()
 }
 
 // InvalidateDiscovery drops the discovery cache; the next lookup fetches.
@@ -204,7 +225,7 @@ func DynamicFor(ctx context.Context, c *Client, group, version, kind string) (*R
 }
 
 func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
-	st := &discoveryState{}
+	st := &discoveryState{fetched: time.Now()}
 	for _, root := range []string{"/api", "/apis"} {
 		resp, err := c.do(ctx, &request{method: "GET", path: root, accept: acceptAggregated})
 		if errors.Is(err, ErrNotAcceptable) {

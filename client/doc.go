@@ -175,7 +175,10 @@
 // (*RequestError) and says how often it was tried. Discovery asks a group
 // version once when it answers 5xx without Retry-After (an aggregated
 // API whose server is down) and reports it with ErrGroupDiscoveryFailed
-// beside every other group's resources.
+// beside every other group's resources; such a partial discovery is
+// fetched again after 10 seconds. Legacy discovery (one request per
+// group version) asks 8 group versions at once and refuses a server
+// naming more than 5000.
 //
 // # Concurrency
 //
