@@ -73,7 +73,10 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set("User-Agent", t.userAgent)
 	}
 	resp, err := t.next.RoundTrip(req)
-	if err == nil && t.warnings != nil {
+	if err != nil {
+		return resp, headersTooLarge(err)
+	}
+	if t.warnings != nil {
 		warnings, more := parseWarnings(resp.Header.Values("Warning"))
 		for _, w := range warnings {
 			t.warnings.HandleWarning(w)
