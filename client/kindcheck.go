@@ -53,6 +53,16 @@ func (r *Resource[T]) checkItemKind(i int, apiVersion, kind string) error {
 	return fmt.Errorf("item %d is a %s, want %s %s: %w", i, errtext.Cut(got), wantVersion, r.info.kind, codec.ErrMalformed)
 }
 
+// checkItemName refuses item i of a list when it has no name, as a
+// watch refuses such an event's object: kube-apiserver names every
+// object, and a cache would key a nameless one as "namespace/".
+func checkItemName(i int, name string) error {
+	if name == "" {
+		return fmt.Errorf("item %d has no name: %w", i, codec.ErrMalformed)
+	}
+	return nil
+}
+
 // checkKindBeforeItems checks a streamed list's kind when its key came
 // before the items (kube-apiserver writes kind and apiVersion first), so
 // that no item of another kind is handed over; a kind that comes after

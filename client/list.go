@@ -34,7 +34,7 @@ type protoObject interface {
 // List reads the collection (one page when opts.Limit is set; follow
 // Continue for the next, or use package pager). A list of another kind,
 // or with an item saying it is of another kind or apiVersion, or in
-// another namespace, is refused with ErrMalformed.
+// another namespace, or without a name, is refused with ErrMalformed.
 func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], error) {
 	p, err := r.collectionPath("list")
 	if err != nil {
@@ -72,6 +72,9 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 	}
 	for i, obj := range list.Items {
 		if err := r.checkItemKind(i, obj.GetAPIVersion(), obj.GetKind()); err != nil {
+			return nil, requestError(req, nil, err)
+		}
+		if err := checkItemName(i, obj.GetName()); err != nil {
 			return nil, requestError(req, nil, err)
 		}
 		if err := r.checkNamespace(obj.GetNamespace()); err != nil {

@@ -40,6 +40,8 @@ func TestListItemsOfAnotherKind(t *testing.T) {
 		{"an item of another kind", reply(200, js, list(`{"metadata":{"name":"a","namespace":"d"}},{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"b","namespace":"d"}}`)), `item 1 is a v1 ConfigMap, want v1 Pod`},
 		{"an item of another apiVersion", reply(200, js, list(`{"kind":"Pod","apiVersion":"apps/v1","metadata":{"name":"a","namespace":"d"}}`)), `item 0 is a apps/v1 Pod, want v1 Pod`},
 		{"an item with an apiVersion alone", reply(200, js, list(`{"apiVersion":"batch/v1","metadata":{"name":"a","namespace":"d"}}`)), `item 0 is a batch/v1, want v1 Pod`},
+		// As a watch refuses an event's nameless object.
+		{"an item without a name", reply(200, js, list(`{"metadata":{"name":"a","namespace":"d"}},{"metadata":{"namespace":"d","resourceVersion":"4"}}`)), `item 1 has no name`},
 		{"items saying nothing or the right kind", reply(200, js, list(`{"metadata":{"name":"a","namespace":"d"}},{"kind":"Pod","apiVersion":"v1","metadata":{"name":"b","namespace":"d"}}`)), ""},
 		{"a protobuf list of another kind", reply(200, pb, envelope("ConfigMapList", cmRaw.Raw, "")), "the answer is a v1 ConfigMapList, want v1 PodList"},
 	} {
