@@ -124,7 +124,7 @@ func New(cfg Config) (*Client, error) {
 	if ua == "" {
 		ua = defaultUserAgent
 	}
-	next = &headerTransport{userAgent: ua, warnings: warnings, next: next}
+	next = &headerTransport{userAgent: ua, warnings: warnings, logger: obs.logger, next: next}
 	if cfg.QPS > 0 {
 		qps, burst := rate.Limit(cfg.QPS), cfg.Burst
 		if burst <= 0 {

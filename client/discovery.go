@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	apidiscoveryv2 "github.com/kubewire/kubewire/api/apidiscovery/v2"
 	metav1 "github.com/kubewire/kubewire/api/meta/v1"
 	"github.com/kubewire/kubewire/api/unstructured"
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/internal/runtime/errtext"
+	"golang.org/x/sync/errgroup"
 )
 
 // acceptAggregated asks for aggregated discovery (apidiscovery.k8s.io/v2)
@@ -46,6 +48,19 @@ var ErrNoMapping = errors.New("no resource serves this kind")
 type discoveryState struct {
 	resources []APIResource
 	failures  []DiscoveryFailure
+	fetched   time.Time // when the fetch began
+}
+
+// discoveryRetryInterval is how long a discovery that could not read
+// some group versions is served from the cache before ServerResources
+// fetches again: an aggregated API that was down (metrics-server
+// restarting) is seen once it is back, and one that stays down costs a
+// fetch per interval, not one per call.
+const discoveryRetryInterval = 10 * time.Second
+
+// fresh reports whether st may still be served from the cache.
+func (st *discoveryState) fresh() bool {
+	return len(st.failures) == 0 || time.Since(st.fetched) < discoveryRetryInterval
 }
 
 // err is the discovery's error for the group versions it could not read.
@@ -65,20 +80,27 @@ func (st *discoveryState) err() error {
 // When some group versions could not be read (an aggregated API whose
 // server is down, or marked Stale), it returns the resources of the
 // others with an error matching ErrGroupDiscoveryFailed that names
-// them; that discovery is cached too, until InvalidateDiscovery or a
-// Mapping miss refreshes it.
+// them. That discovery is cached for 10 seconds (or until
+// InvalidateDiscovery, or a Mapping miss, refreshes it); a call after
+// that fetches again, so that a group back up is seen. If that fetch
+// fails, the cached resources are returned, with an error matching both
+// ErrGroupDiscoveryFailed and the fetch's error.
 func (c *Client) ServerResources(ctx context.Context) ([]APIResource, error) {
 	c.discoveryMu.Lock()
 	st := c.discoveryCache
 	c.discoveryMu.Unlock()
-	if st != nil {
+	if st != nil && st.fresh() {
 		return st.resources, st.err()
 	}
-	st, err := c.refreshDiscovery(ctx)
+	got, err := c.refreshDiscovery(ctx)
 	if err != nil {
+		if st != nil && ctx.Err() == nil {
+			// The partial discovery cached is still the best answer.
+			return st.resources, errors.Join(st.err(), err)
+		}
 		return nil, err
 	}
-	return st.resources, st.err()
+	return got.resources, got.err()
 }
 
 // InvalidateDiscovery drops the discovery cache; the next lookup fetches.
@@ -203,7 +225,7 @@ func DynamicFor(ctx context.Context, c *Client, group, version, kind string) (*R
 }
 
 func (c *Client) fetchDiscovery(ctx context.Context) (*discoveryState, error) {
-	st := &discoveryState{}
+	st := &discoveryState{fetched: time.Now()}
 	for _, root := range []string{"/api", "/apis"} {
 		resp, err := c.do(ctx, &request{method: "GET", path: root, accept: acceptAggregated})
 		if errors.Is(err, ErrNotAcceptable) {
@@ -296,11 +318,24 @@ func fromAggregated(list *apidiscoveryv2.APIGroupDiscoveryList) ([]APIResource, 
 	return out, failed
 }
 
+// Legacy discovery costs one request per group version. A real cluster
+// serves tens to a few hundred (each CRD group adds its versions);
+// thousands mean a hostile or broken /apis, and a discovery that would
+// take as many requests is refused instead.
+const maxLegacyGroupVersions = 5000
+
+// legacyDiscoveryConcurrency bounds the group-version requests of one
+// legacy discovery in flight at once: in parallel, so that one slow
+// aggregated API does not delay the others, but not thousands of
+// connections for a long /apis.
+const legacyDiscoveryConcurrency = 8
+
 // legacyDiscovery reads the per-group-version resource lists named by an
 // APIVersions (/api) or APIGroupList (/apis) answer. A group version that
 // fails (an aggregated API whose server is down answers 503) is listed as
-// a failure and the others are read; only the context ending, or the
-// root document failing, fails the whole.
+// a failure and the others are read; only the context ending, the root
+// document failing, or naming more than maxLegacyGroupVersions, fails
+// the whole.
 func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *response) ([]APIResource, []DiscoveryFailure, error) {
 	type gv struct{ group, version string }
 	var gvs []gv
@@ -326,49 +361,86 @@ func (c *Client) legacyDiscovery(ctx context.Context, root string, resp *respons
 			}
 		}
 	}
-	var out []APIResource
-	var failed []DiscoveryFailure
 	seen := make(map[gv]bool, len(gvs))
+	unique := gvs[:0]
 	for _, x := range gvs {
 		if x.version == "" || seen[x] {
 			continue // a real server names each group version once
 		}
 		seen[x] = true
-		p := joinPath("apis", x.group, x.version)
-		if x.group == "" {
-			p = joinPath("api", x.version)
+		unique = append(unique, x)
+	}
+	if len(unique) > maxLegacyGroupVersions {
+		return nil, nil, fmt.Errorf("client: discovery %s names %d group versions, more than the %d this client fetches one by one: %w", root, len(unique), maxLegacyGroupVersions, codec.ErrTooLarge)
+	}
+	// Each group version's answer goes to its own slot, so the resources
+	// keep the order of the root document (a group's preferred version
+	// first) whatever order the fetches end in.
+	lists := make([][]APIResource, len(unique))
+	errs := make([]error, len(unique))
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(legacyDiscoveryConcurrency)
+	for i, x := range unique {
+		if gctx.Err() != nil {
+			break // the caller left: start no more
 		}
-		var list metav1.APIResourceList
-		r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON, no5xxRetry: true})
-		if err == nil {
-			err = codec.Decode(r.contentType, r.body, &list)
-		}
-		if err != nil {
-			if ctx.Err() != nil {
-				return nil, nil, fmt.Errorf("client: discovery %s: %w", p, err)
+		g.Go(func() error {
+			p := joinPath("apis", x.group, x.version)
+			if x.group == "" {
+				p = joinPath("api", x.version)
 			}
-			failed = append(failed, DiscoveryFailure{Group: x.group, Version: x.version, Err: err})
+			lists[i], errs[i] = c.groupVersionResources(gctx, x.group, x.version, p)
+			if errs[i] != nil && ctx.Err() != nil {
+				return fmt.Errorf("client: discovery %s: %w", p, errs[i])
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, nil, err
+	}
+	var out []APIResource
+	var failed []DiscoveryFailure
+	for i, x := range unique {
+		if errs[i] != nil {
+			failed = append(failed, DiscoveryFailure{Group: x.group, Version: x.version, Err: errs[i]})
 			continue
 		}
-		subs := map[string][]string{}
-		for _, res := range list.APIResources {
-			if parent, sub, ok := strings.Cut(res.Name, "/"); ok {
-				subs[parent] = append(subs[parent], sub)
-			}
-		}
-		for _, res := range list.APIResources {
-			if strings.Contains(res.Name, "/") {
-				continue // a subresource
-			}
-			out = append(out, APIResource{
-				GroupVersionResource: GroupVersionResource{Group: x.group, Version: x.version, Resource: res.Name},
-				Kind:                 res.Kind,
-				Namespaced:           res.Namespaced,
-				Verbs:                res.Verbs,
-				ShortNames:           res.ShortNames,
-				Subresources:         append([]string{}, subs[res.Name]...),
-			})
-		}
+		out = append(out, lists[i]...)
 	}
 	return out, failed, nil
+}
+
+// groupVersionResources reads the top-level resources of one group
+// version's APIResourceList at path p, each with its subresources.
+func (c *Client) groupVersionResources(ctx context.Context, group, version, p string) ([]APIResource, error) {
+	var list metav1.APIResourceList
+	r, err := c.do(ctx, &request{method: "GET", path: p, accept: codec.MediaTypeJSON, no5xxRetry: true})
+	if err == nil {
+		err = codec.Decode(r.contentType, r.body, &list)
+	}
+	if err != nil {
+		return nil, err
+	}
+	subs := map[string][]string{}
+	for _, res := range list.APIResources {
+		if parent, sub, ok := strings.Cut(res.Name, "/"); ok {
+			subs[parent] = append(subs[parent], sub)
+		}
+	}
+	var out []APIResource
+	for _, res := range list.APIResources {
+		if strings.Contains(res.Name, "/") {
+			continue // a subresource
+		}
+		out = append(out, APIResource{
+			GroupVersionResource: GroupVersionResource{Group: group, Version: version, Resource: res.Name},
+			Kind:                 res.Kind,
+			Namespaced:           res.Namespaced,
+			Verbs:                res.Verbs,
+			ShortNames:           res.ShortNames,
+			Subresources:         append([]string{}, subs[res.Name]...),
+		})
+	}
+	return out, nil
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+
+	"github.com/kubewire/kubewire/codec"
 )
 
 // hangingLegacyDiscovery answers /api and /apis with legacy documents
@@ -53,15 +55,15 @@ func TestDiscoveryStopsWhenEveryCallerLeft(t *testing.T) {
 				}
 			})
 		}
-		synctest.Wait() // the fetch waits on g0/v1
-		if began.Load() != 1 {
-			t.Fatalf("%d group versions asked, want 1", began.Load())
+		synctest.Wait() // the fetch waits on the first group versions
+		if began.Load() != legacyDiscoveryConcurrency {
+			t.Fatalf("%d group versions asked, want %d", began.Load(), legacyDiscoveryConcurrency)
 		}
 		cancel()
 		wg.Wait()
 		synctest.Wait()
-		if b, e := began.Load(), ended.Load(); b != 1 || e != 1 {
-			t.Errorf("after every caller left, %d group-version requests began and %d ended, want 1 and 1", b, e)
+		if b, e := began.Load(), ended.Load(); b != legacyDiscoveryConcurrency || e != b {
+			t.Errorf("after every caller left, %d group-version requests began and %d ended, want %d and %d", b, e, legacyDiscoveryConcurrency, legacyDiscoveryConcurrency)
 		}
 	})
 }
@@ -130,4 +132,62 @@ func TestDiscoveryFetchesEachGroupVersionOnce(t *testing.T) {
 	if len(res) != 1 {
 		t.Errorf("%d resources, want the one Deployment", len(res))
 	}
+}
+
+// Legacy discovery asks several group versions at once, so that one slow
+// aggregated API does not hold up every other group, but no more than
+// legacyDiscoveryConcurrency. Before, it asked them one after another:
+// 300 group versions behind a 1 s proxy took 300 s.
+func TestLegacyDiscoveryFetchesGroupVersionsInParallel(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var began, ended atomic.Int32
+		c, _, stop := newPipeServer(t, Config{QPS: -1}, hangingLegacyDiscovery(300, &began, &ended))
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.ServerResources(ctx)
+			done <- err
+		}()
+		synctest.Wait()
+		if n := began.Load(); n != legacyDiscoveryConcurrency {
+			t.Errorf("%d group versions asked at once, want %d", n, legacyDiscoveryConcurrency)
+		}
+		cancel()
+		if err := <-done; !errors.Is(err, context.Canceled) {
+			t.Errorf("err = %v, want context.Canceled", err)
+		}
+	})
+}
+
+// An /apis naming 100,000 group versions is refused at once with an
+// error saying so, before any group-version request. Before, discovery
+// set out to make 100,000 requests, one after another.
+func TestLegacyDiscoveryBoundsGroupVersions(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var began, ended atomic.Int32
+		c, _, stop := newPipeServer(t, Config{QPS: -1}, hangingLegacyDiscovery(100_000, &began, &ended))
+		defer stop()
+		ctx, cancel := context.WithCancel(t.Context())
+		defer cancel()
+		done := make(chan error, 1)
+		go func() {
+			_, err := c.ServerResources(ctx)
+			done <- err
+		}()
+		synctest.Wait()
+		select {
+		case err := <-done:
+			if !errors.Is(err, codec.ErrTooLarge) || !strings.Contains(err.Error(), "100000 group versions") {
+				t.Errorf("err = %v, want codec.ErrTooLarge naming the count", err)
+			}
+		default:
+			t.Errorf("discovery of 100000 group versions still running, %d asked", began.Load())
+			cancel()
+			<-done
+		}
+		if n := began.Load(); n != 0 {
+			t.Errorf("%d group versions asked, want none", n)
+		}
+	})
 }

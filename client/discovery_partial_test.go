@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 )
 
 // Discovery documents of a server whose aggregated API metrics.k8s.io
@@ -199,6 +201,112 @@ func TestDiscoveryFallsBackAfter406(t *testing.T) {
 		}
 		if refused != 2 {
 			t.Errorf("%d aggregated requests refused, want 2 (/api and /apis)", refused)
+		}
+	})
+}
+
+// A discovery that could not read some group versions is not cached for
+// good: once discoveryRetryInterval has passed, ServerResources fetches
+// again and sees the aggregated API that came back. Within the interval
+// it is served from the cache, and a complete discovery stays cached.
+// Before, the partial discovery was returned, error and all, until
+// InvalidateDiscovery: metrics.k8s.io stayed failed for the client's
+// life after one metrics-server restart.
+func TestPartialDiscoveryIsRetried(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		handler func(recovered *atomic.Bool) http.HandlerFunc
+	}{
+		{"legacy 503", func(recovered *atomic.Bool) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				if recovered.Load() && r.URL.Path == "/apis/metrics.k8s.io/v1beta1" {
+					w.Header().Set("Content-Type", "application/json")
+					fmt.Fprint(w, `{"kind":"APIResourceList","groupVersion":"metrics.k8s.io/v1beta1","resources":[{"name":"pods","namespaced":true,"kind":"PodMetrics","verbs":["get"]}]}`)
+					return
+				}
+				legacyWithDeadMetrics(w, r)
+			}
+		}},
+		{"aggregated Stale", func(recovered *atomic.Bool) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				if recovered.Load() && r.URL.Path == "/apis" {
+					w.Header().Set("Content-Type", "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList")
+					fmt.Fprint(w, strings.ReplaceAll(aggregatedAPIsWithDead, `"Stale"`, `"Current"`))
+					return
+				}
+				aggregatedWithStaleMetrics(w, r)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				var recovered atomic.Bool
+				c, rec, stop := newPipeServer(t, Config{QPS: -1}, tc.handler(&recovered))
+				defer stop()
+				_, err := c.ServerResources(t.Context())
+				checkMetricsFailed(t, err)
+				recovered.Store(true)
+				time.Sleep(discoveryRetryInterval / 2)
+				before := rec.count()
+				_, err = c.ServerResources(t.Context())
+				checkMetricsFailed(t, err)
+				if n := rec.count() - before; n != 0 {
+					t.Errorf("within the retry interval, ServerResources made %d requests", n)
+				}
+				time.Sleep(discoveryRetryInterval / 2)
+				res, err := c.ServerResources(t.Context())
+				if err != nil {
+					t.Fatalf("after the retry interval: %v", err)
+				}
+				found := false
+				for _, r := range res {
+					found = found || r.Kind == "PodMetrics"
+				}
+				if !found {
+					t.Errorf("PodMetrics not listed after metrics.k8s.io came back")
+				}
+				// A complete discovery is cached past the interval.
+				time.Sleep(2 * discoveryRetryInterval)
+				before = rec.count()
+				if _, err := c.ServerResources(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+				if n := rec.count() - before; n != 0 {
+					t.Errorf("a complete discovery was fetched again (%d requests)", n)
+				}
+			})
+		})
+	}
+}
+
+// When the fetch after the retry interval fails as a whole (/apis
+// answering 500), ServerResources still returns the cached resources,
+// with an error matching ErrGroupDiscoveryFailed and the fetch's error,
+// and Mapping still finds the cached kinds.
+func TestPartialDiscoveryRetryFails(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var broken atomic.Bool
+		c, _, stop := newPipeServer(t, Config{QPS: -1}, func(w http.ResponseWriter, r *http.Request) {
+			if broken.Load() {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusForbidden)
+				fmt.Fprint(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Forbidden","code":403}`)
+				return
+			}
+			legacyWithDeadMetrics(w, r)
+		})
+		defer stop()
+		if _, err := c.ServerResources(t.Context()); !errors.Is(err, ErrGroupDiscoveryFailed) {
+			t.Fatal(err)
+		}
+		broken.Store(true)
+		time.Sleep(discoveryRetryInterval)
+		res, err := c.ServerResources(t.Context())
+		if !errors.Is(err, ErrGroupDiscoveryFailed) || !errors.Is(err, ErrForbidden) || len(res) != 1 {
+			t.Errorf("ServerResources = %d resources, %v; want the cached Deployment, ErrGroupDiscoveryFailed and ErrForbidden", len(res), err)
+		}
+		if m, err := c.Mapping(t.Context(), "apps", "v1", "Deployment"); err != nil || m.Resource != "deployments" {
+			t.Errorf("Mapping = %+v, %v", m, err)
 		}
 	})
 }

@@ -142,6 +142,8 @@
 //	JSON nesting               10,000  levels (encoding/json's, and the watch scanner's)
 //	protobuf nesting           10,000  levels (wire.DefaultMaxDepth)
 //	exec plugin output         1 MiB   stdout; 4 KiB of stderr
+//	response headers           1 MiB   all of an answer's headers; over it the answer is refused, not retried
+//	Warning headers            64      per answer handed to the WarningHandler, each text cut to 16 KiB
 //	Warning header text        4 KiB   kept and logged by the default WarningHandler (kube-apiserver sends no more)
 //	names quoted in errors     64 B    a kind, apiVersion or event type the server chose
 //	token file                 1 MiB   BearerTokenFile (a FIFO or /dev/zero fails, not hangs)
@@ -175,7 +177,10 @@
 // (*RequestError) and says how often it was tried. Discovery asks a group
 // version once when it answers 5xx without Retry-After (an aggregated
 // API whose server is down) and reports it with ErrGroupDiscoveryFailed
-// beside every other group's resources.
+// beside every other group's resources; such a partial discovery is
+// fetched again after 10 seconds. Legacy discovery (one request per
+// group version) asks 8 group versions at once and refuses a server
+// naming more than 5000.
 //
 // # Concurrency
 //

@@ -2,6 +2,7 @@ package client
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/kubewire/kubewire/codec"
 	"github.com/kubewire/kubewire/internal/runtime/errtext"
@@ -30,6 +31,34 @@ func (r *Resource[T]) checkKind(apiVersion, kind string, list bool) error {
 			got = apiVersion + " " + kind
 		}
 		return fmt.Errorf("the answer is a %s, want %s %s: %w", errtext.Cut(got), wantVersion, want, codec.ErrMalformed)
+	}
+	return nil
+}
+
+// checkItemKind verifies that item i of a list read from r is of r's
+// kind when it says what it is: kube-apiserver leaves the kind of
+// built-in items out, and gives custom resources' items the list's
+// own, so an item saying it is a ConfigMap in a PodList, or an apps/v1
+// Pod, is a broken or hostile answer, never a Pod. Unchecked where
+// checkKind is not.
+func (r *Resource[T]) checkItemKind(i int, apiVersion, kind string) error {
+	if r.info.kind == "" || r.info.as != "" || (kind == "" && apiVersion == "") {
+		return nil
+	}
+	wantVersion := r.info.bodyAPIVersion()
+	if (kind == "" || kind == r.info.kind) && (apiVersion == "" || apiVersion == wantVersion) {
+		return nil
+	}
+	got := strings.TrimSpace(apiVersion + " " + kind)
+	return fmt.Errorf("item %d is a %s, want %s %s: %w", i, errtext.Cut(got), wantVersion, r.info.kind, codec.ErrMalformed)
+}
+
+// checkItemName refuses item i of a list when it has no name, as a
+// watch refuses such an event's object: kube-apiserver names every
+// object, and a cache would key a nameless one as "namespace/".
+func checkItemName(i int, name string) error {
+	if name == "" {
+		return fmt.Errorf("item %d has no name: %w", i, codec.ErrMalformed)
 	}
 	return nil
 }

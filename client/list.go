@@ -32,7 +32,9 @@ type protoObject interface {
 }
 
 // List reads the collection (one page when opts.Limit is set; follow
-// Continue for the next, or use package pager).
+// Continue for the next, or use package pager). A list of another kind,
+// or with an item saying it is of another kind or apiVersion, or in
+// another namespace, or without a name, is refused with ErrMalformed.
 func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], error) {
 	p, err := r.collectionPath("list")
 	if err != nil {
@@ -68,7 +70,13 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 	if err := r.checkKind(list.APIVersion, list.Kind, true); err != nil {
 		return nil, requestError(req, nil, err)
 	}
-	for _, obj := range list.Items {
+	for i, obj := range list.Items {
+		if err := r.checkItemKind(i, obj.GetAPIVersion(), obj.GetKind()); err != nil {
+			return nil, requestError(req, nil, err)
+		}
+		if err := checkItemName(i, obj.GetName()); err != nil {
+			return nil, requestError(req, nil, err)
+		}
 		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
 			return nil, requestError(req, nil, err)
 		}
@@ -190,6 +198,9 @@ func (r *Resource[T]) decodeProtoList(body []byte, d *wire.Decoder) (*List[T], e
 	}
 	if u.ContentType != "" && u.ContentType != codec.MediaTypeProtobuf {
 		return nil, errorf("protobuf envelope holds %q, not protobuf", u.ContentType)
+	}
+	if err := r.checkKind(u.APIVersion, u.Kind, true); err != nil {
+		return nil, err // before decoding items of another kind as T's
 	}
 	if u.Raw == nil { // as the streamed list refuses it
 		return nil, errorf("the protobuf envelope holds no list: %w", codec.ErrMalformed)

@@ -68,7 +68,15 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 		return meta, err
 	}
 	handOver := each
+	items := 0
 	each = func(obj T) error {
+		if err := r.checkItemKind(items, obj.GetAPIVersion(), obj.GetKind()); err != nil {
+			return err
+		}
+		if err := checkItemName(items, obj.GetName()); err != nil {
+			return err
+		}
+		items++
 		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
 			return err
 		}

@@ -28,7 +28,8 @@ func Metadata(c *Client, gvr GroupVersionResource, protobuf bool) *Resource[*met
 // ListTable lists the collection as a meta.k8s.io/v1 Table (the columns
 // kubectl get prints), asking with as=Table and falling back to the plain
 // list: a server or resource that cannot make a Table gets a Table with
-// the columns Name and Created At made from the items' metadata.
+// the columns Name and Created At made from the items' metadata. A Table
+// whose rows are not as wide as its columns is refused (ErrMalformed).
 func (r *Resource[T]) ListTable(ctx context.Context, opts ListOptions) (*metav1.Table, error) {
 	p, err := r.collectionPath("list")
 	if err != nil {
@@ -75,6 +76,9 @@ func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*meta
 		if err := codec.Decode(resp.contentType, resp.body, t); err != nil {
 			return nil, decodeError(req, err)
 		}
+		if err := checkRowWidths(t.Rows, len(t.ColumnDefinitions)); err != nil {
+			return nil, requestError(req, nil, err)
+		}
 		return t, nil
 	}
 	if isListKind(probe.Kind) != list {
@@ -114,6 +118,18 @@ func (r *Resource[T]) table(ctx context.Context, req *request, list bool) (*meta
 		t.Rows = append(t.Rows, metav1.TableRow{Cells: []any{it.GetName(), created}})
 	}
 	return t, nil
+}
+
+// checkRowWidths refuses rows whose cells are not as wide as the
+// table's columns, as a Table's are (meta/v1): a printer indexing the
+// cells by column would go past them, or print one under another's name.
+func checkRowWidths(rows []metav1.TableRow, columns int) error {
+	for i, row := range rows {
+		if len(row.Cells) != columns {
+			return fmt.Errorf("the Table's row %d has %d cells, want %d (its columns): %w", i, len(row.Cells), columns, codec.ErrMalformed)
+		}
+	}
+	return nil
 }
 
 // tableProbe reads an answer's kind; a Status is the server's error.

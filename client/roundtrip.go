@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
 
@@ -57,10 +58,12 @@ func (t *rateLimitTransport) RoundTrip(req *http.Request) (*http.Response, error
 }
 
 // headerTransport sets the User-Agent and hands Warning headers of every
-// response to the warning handler.
+// response to the warning handler, at most maxWarningsPerAnswer of them
+// (the drop of the others is logged).
 type headerTransport struct {
 	userAgent string
 	warnings  WarningHandler
+	logger    func() *slog.Logger
 	next      http.RoundTripper
 }
 
@@ -70,9 +73,17 @@ func (t *headerTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		req.Header.Set("User-Agent", t.userAgent)
 	}
 	resp, err := t.next.RoundTrip(req)
-	if err == nil && t.warnings != nil {
-		for _, w := range parseWarnings(resp.Header.Values("Warning")) {
+	if err != nil {
+		return resp, headersTooLarge(err)
+	}
+	if t.warnings != nil {
+		warnings, more := parseWarnings(resp.Header.Values("Warning"))
+		for _, w := range warnings {
 			t.warnings.HandleWarning(w)
+		}
+		if l := t.logger(); more && l != nil {
+			l.Warn("kubernetes api warnings dropped: the answer has more than the client passes on",
+				slog.Int("passedOn", len(warnings)), slog.String("method", req.Method), slog.String("path", req.URL.Path))
 		}
 	}
 	return resp, err

@@ -26,7 +26,14 @@ func TestTableAnswersAreChecked(t *testing.T) {
 		{"list: a Table of v1", `{"kind":"Table","apiVersion":"v1","rows":[{"cells":["x"]}]}`, true, ErrMalformed, "meta.k8s.io/v1"},
 		{"list: a Status", `{"kind":"Status","apiVersion":"v1","status":"Failure","message":"etcd is sad","code":500}`, true, nil, "etcd is sad"},
 		{"list: a ConfigMapList", `{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}`, true, nil, ""},
-		{"list: a Table", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["c"]}]}`, true, nil, ""},
+		{"list: a Table", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"}],"rows":[{"cells":["c"]}]}`, true, nil, ""},
+		// A Table's cells are as wide as its columns (meta/v1 Table): a
+		// row of another width would make a printer index past its
+		// cells, or print a cell under another column's name.
+		{"list: a row wider than the columns", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"}],"rows":[{"cells":["c","extra"]}]}`, true, ErrMalformed, "row 0 has 2 cells, want 1"},
+		{"list: a row narrower than the columns", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"string"}],"rows":[{"cells":["c","1d"]},{"cells":["d"]}]}`, true, ErrMalformed, "row 1 has 1 cells, want 2"},
+		{"get: a row wider than the columns", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[],"rows":[{"cells":["c"]}]}`, false, ErrMalformed, "row 0 has 1 cells, want 0"},
+		{"list: rows as wide as the columns", `{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"string"}],"rows":[{"cells":["c","1d"]}]}`, true, nil, ""},
 		{"get: a Secret", `{"kind":"Secret","apiVersion":"v1","metadata":{"name":"s"}}`, false, ErrMalformed, "Secret"},
 		{"get: a ConfigMapList", `{"kind":"ConfigMapList","apiVersion":"v1","items":[{"metadata":{"name":"c"}}]}`, false, ErrMalformed, "want an object"},
 		{"get: a ConfigMap", `{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"c"}}`, false, nil, ""},

@@ -23,7 +23,8 @@ type TableEvent struct {
 	Type EventType
 	// Table holds the row of the changed object (kube-apiserver sends
 	// one row per event); ColumnDefinitions are sent with the first
-	// event only. Each row's Object is the object's metadata
+	// event only, and a row not as wide as them ends the watch
+	// (ErrMalformed). Each row's Object is the object's metadata
 	// (PartialObjectMetadata, in JSON).
 	Table *metav1.Table
 	// ResourceVersion is the changed object's: the version to resume a
@@ -38,6 +39,7 @@ type TableEvent struct {
 // one goroutine, except Close, and nothing runs in the background.
 type TableWatcher struct {
 	*watchConn
+	columns int // the columns of the first event that had them; -1 before
 }
 
 // WatchTable watches the collection as kube-apiserver prints it (the
@@ -62,7 +64,7 @@ func (r *Resource[T]) WatchTable(ctx context.Context, opts WatchOptions) (*Table
 	if err != nil {
 		return nil, err
 	}
-	w := &TableWatcher{conn}
+	w := &TableWatcher{watchConn: conn, columns: -1}
 	return w, nil
 }
 
@@ -108,6 +110,14 @@ func (w *TableWatcher) next() (TableEvent, error) {
 	}
 	if len(t.Rows) != 1 {
 		return TableEvent{}, errorf("watch %s event: a Table of %d rows, want one: %w", typ, len(t.Rows), codec.ErrMalformed)
+	}
+	if w.columns < 0 && len(t.ColumnDefinitions) > 0 {
+		w.columns = len(t.ColumnDefinitions)
+	}
+	if w.columns >= 0 {
+		if err := checkRowWidths(t.Rows, w.columns); err != nil {
+			return TableEvent{}, errorf("watch %s event: %w", typ, err)
+		}
 	}
 	ev := TableEvent{Type: EventType(typ), Table: t, ResourceVersion: t.ResourceVersion}
 	var m rowMeta

@@ -76,6 +76,10 @@ func TestWatchTableRefusals(t *testing.T) {
 		{"kube-apiserver's events", string(fixture), 200, io.EOF, ""},
 		{"a plain object", `{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a"}}}`, 200, ErrMalformed, "want a meta.k8s.io/v1 Table"},
 		{"two rows", `{"type":"ADDED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["a"]},{"cells":["b"]}]}}`, 200, ErrMalformed, "2 rows"},
+		// Only the first event carries the columns; every row is as wide.
+		{"a row wider than the first event's columns", `{"type":"ADDED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"}],"rows":[{"cells":["a"]}]}}
+{"type":"MODIFIED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["a","extra"]}]}}`, 200, ErrMalformed, "row 0 has 2 cells, want 1"},
+		{"a row narrower than its columns", `{"type":"ADDED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","columnDefinitions":[{"name":"Name","type":"string"},{"name":"Age","type":"string"}],"rows":[{"cells":["a"]}]}}`, 200, ErrMalformed, "row 0 has 1 cells, want 2"},
 		{"unknown type", `{"type":"RENAMED","object":{"kind":"Table","apiVersion":"meta.k8s.io/v1","rows":[{"cells":["a"]}]}}`, 200, ErrMalformed, "RENAMED"},
 		{"error event", `{"type":"ERROR","object":{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","message":"too old resource version: 1 (5)","code":410}}`, 200, ErrExpired, "too old"},
 		{"cannot print", `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotAcceptable","message":"only the following media types are accepted: application/json","code":406}`, 406, ErrNotAcceptable, "only the following"},

@@ -69,6 +69,7 @@ func baseTransport(cfg *Config, certs func(context.Context) (*tls.Certificate, e
 		Proxy:                  proxy,
 		OnProxyConnectResponse: checkProxyConnect,
 		ResponseHeaderTimeout:  headerTimeout(cfg),
+		MaxResponseHeaderBytes: maxResponseHeaderBytes,
 		DialContext:            newReadBuffers().dialer(dial),
 		TLSClientConfig:        tlsConfig,
 		TLSHandshakeTimeout:    10 * time.Second,

@@ -263,7 +263,8 @@ func TestParseWarnings(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(strings.Join(tc.in, "|"), func(t *testing.T) {
-			if diff := cmp.Diff(tc.want, parseWarnings(tc.in)); diff != "" {
+			got, _ := parseWarnings(tc.in)
+			if diff := cmp.Diff(tc.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})

@@ -16,10 +16,12 @@ type Warning struct {
 	Text  string
 }
 
-// WarningHandler receives the warnings of every response. HandleWarning
-// is called from the goroutine that made the request, possibly from many
-// at once: implementations must be safe for concurrent use and should
-// return quickly.
+// WarningHandler receives the warnings of every response: at most 64
+// per response, each text cut to 16 KiB (kube-apiserver sends at most
+// 4096 runes of warnings per response; the client logs that it dropped
+// the others). HandleWarning is called from the goroutine that made the
+// request, possibly from many at once: implementations must be safe for
+// concurrent use and should return quickly.
 type WarningHandler interface {
 	HandleWarning(Warning)
 }
@@ -87,32 +89,49 @@ func (o *onceLogger) HandleWarning(w Warning) {
 }
 
 // cutWarning returns text cut to maxLoggedWarningBytes at a rune boundary.
-func cutWarning(text string) (string, bool) {
-	if len(text) <= maxLoggedWarningBytes {
+func cutWarning(text string) (string, bool) { return cutText(text, maxLoggedWarningBytes) }
+
+// cutText returns text cut to at most limit bytes at a rune boundary.
+func cutText(text string, limit int) (string, bool) {
+	if len(text) <= limit {
 		return text, false
 	}
-	n := maxLoggedWarningBytes
+	n := limit
 	for n > 0 && !utf8.RuneStart(text[n]) {
 		n--
 	}
 	return text[:n], true
 }
 
+// Bounds on the warnings of one answer handed to the WarningHandler.
+// kube-apiserver sends at most 4096 runes of warning text per answer
+// (at most 16 KiB of UTF-8): more, in count or in length, comes from a
+// hostile or broken server, and is dropped or cut rather than handed on.
+const (
+	maxWarningsPerAnswer = 64
+	maxWarningTextBytes  = 16 << 10
+)
+
 // parseWarnings reads the warnings of Warning header values, each a
-// comma-separated list of `code SP agent SP quoted-text [SP date]`.
-// Malformed elements are skipped: warnings are advisory.
-func parseWarnings(values []string) []Warning {
-	var out []Warning
+// comma-separated list of `code SP agent SP quoted-text [SP date]`, up
+// to maxWarningsPerAnswer of them, each text cut to maxWarningTextBytes;
+// more reports whether there were others after those. Malformed
+// elements are skipped: warnings are advisory.
+func parseWarnings(values []string) (out []Warning, more bool) {
 	for _, v := range values {
 		for len(v) > 0 {
 			w, rest, ok := parseWarning(v)
 			if ok {
+				if len(out) == maxWarningsPerAnswer {
+					return out, true
+				}
+				w.Text, _ = cutText(w.Text, maxWarningTextBytes)
 				out = append(out, w)
 			}
 			v = rest
 		}
 	}
-	return out
+	return out, false
 }
 
 // parseWarning reads one element of s and returns what follows the comma

@@ -23,7 +23,11 @@ const (
 // Options configure a Reflector. The zero value asks for the defaults;
 // New refuses values no caller can mean (see Validate).
 type Options struct {
-	// LabelSelector and FieldSelector restrict the collection.
+	// LabelSelector and FieldSelector restrict the collection. They are
+	// sent to the server and applied on the client as well (labels, and
+	// metadata.name and metadata.namespace fields), so that a server
+	// ignoring them does not fill the store: an object outside them is
+	// dropped, and an update taking a stored one out is a deletion.
 	LabelSelector client.Selector
 	FieldSelector client.Selector
 	// ShardSelector restricts it to a part of the hash space of uids or

@@ -97,6 +97,7 @@ type Reflector[T client.Object] struct {
 	sameInRow int
 	sel       client.ShardSelector // the shard selector of requests
 	strays    int                  // objects outside sel since it was set or a full state began
+	selector  selectorFilter       // the label and field selectors, as the client can check them
 	runCtx    context.Context
 	part      *part[T] // a range gained, being listed beside the watch (widen.go)
 	floors    []floor  // parts of the store ahead of the watch's resourceVersion (widen.go)
@@ -141,7 +142,8 @@ func New[T client.Object](src Source[T], store Store[T], opts Options) (*Reflect
 	if opts.Metrics != nil {
 		m = opts.Metrics
 	}
-	r := &Reflector[T]{raw: store, opts: opts, src: src, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m}
+	r := &Reflector[T]{raw: store, opts: opts, src: src, name: nameOf(src, opts.Name), log: loggerOf(src, opts.Logger), metrics: m,
+		selector: newSelectorFilter(opts.LabelSelector, opts.FieldSelector)}
 	r.store = shardFiltered[T]{lockStore[T]{store, &r.storeMu}, r}
 	r.health.init()
 	r.shard.latest, r.shard.wake = opts.ShardSelector, make(chan struct{}, 1)

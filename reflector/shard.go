@@ -322,28 +322,36 @@ func (r *Reflector[T]) fullStateFiltered(items int, shardInfo string) {
 }
 
 // shardFiltered is the store as the states write it: objects outside the
-// selector are dropped (noted by inShard) before the store sees them.
+// shard selector are dropped (noted by inShard) before the store sees
+// them, and so are those outside the label and field selectors
+// (selected); an update taking an object out of those is a deletion, as
+// kube-apiserver's watch sends it.
 type shardFiltered[T client.Object] struct {
 	Store[T]
 	r *Reflector[T]
 }
 
 func (f shardFiltered[T]) Item(obj T) {
-	if f.r.inShard(obj) {
+	if f.r.inShard(obj) && f.r.selected(obj) {
 		f.Store.Item(obj)
 	}
 }
 
 func (f shardFiltered[T]) Add(obj T) {
-	if f.r.inShard(obj) {
+	if f.r.inShard(obj) && f.r.selected(obj) {
 		f.Store.Add(obj)
 	}
 }
 
 func (f shardFiltered[T]) Update(obj T) {
-	if f.r.inShard(obj) {
-		f.Store.Update(obj)
+	if !f.r.inShard(obj) {
+		return
 	}
+	if !f.r.selected(obj) {
+		f.Store.Delete(obj) // it left the selection; nothing if never cached
+		return
+	}
+	f.Store.Update(obj)
 }
 
 func (f shardFiltered[T]) Delete(obj T) {

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,6 +84,9 @@ type gate struct {
 	// deadMetrics adds metrics.k8s.io/v1beta1 to /apis and answers its
 	// discovery 503, as a cluster whose metrics-server is down does.
 	deadMetrics bool
+	// asked, when set, counts the reads (GET: get, list or watch) of the
+	// definition never.
+	asked *atomic.Int32
 }
 
 // start serves a fake behind g and returns a client of it.
@@ -102,6 +106,10 @@ func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 		if g.never == "" || !strings.Contains(resp.Request.URL.Path, "/customresourcedefinitions") || resp.StatusCode != http.StatusOK {
 			return nil
 		}
+		if resp.Request.URL.Query().Get("watch") == "true" {
+			resp.Body = hideConditionsInEvents(t, resp.Body, g.never)
+			return nil
+		}
 		body, err := io.ReadAll(resp.Body)
 		if err != nil {
 			return err
@@ -114,6 +122,11 @@ func start(t *testing.T, g gate) (*client.Client, *fake.Server) {
 	}
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Set("Accept", "application/json") // so that answers can be edited
+		r.Header.Del("Accept-Encoding")            // and arrive uncompressed
+		if g.asked != nil && r.Method == http.MethodGet && strings.Contains(r.URL.Path, "/customresourcedefinitions") &&
+			(strings.HasSuffix(r.URL.Path, "/"+g.never) || strings.Contains(r.URL.RawQuery, g.never)) {
+			g.asked.Add(1)
+		}
 		if g.deadMetrics && strings.HasPrefix(r.URL.Path, "/apis/metrics.k8s.io/") {
 			w.Header().Set("Content-Type", "application/json")
 			w.WriteHeader(http.StatusServiceUnavailable)
@@ -154,6 +167,34 @@ func addMetricsGroup(resp *http.Response) error {
 	resp.ContentLength = int64(len(body))
 	resp.Header.Del("Content-Length")
 	return nil
+}
+
+// hideConditionsInEvents removes status.conditions of the definition
+// name from the objects of a JSON watch stream, event by event as they
+// arrive.
+func hideConditionsInEvents(t *testing.T, stream io.ReadCloser, name string) io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		defer stream.Close()
+		dec := json.NewDecoder(stream)
+		enc := json.NewEncoder(pw)
+		for {
+			var ev struct {
+				Type   string          `json:"type"`
+				Object json.RawMessage `json:"object"`
+			}
+			if err := dec.Decode(&ev); err != nil {
+				pw.CloseWithError(err)
+				return
+			}
+			ev.Object = hideConditions(t, ev.Object, name)
+			if err := enc.Encode(ev); err != nil {
+				stream.Close()
+				return
+			}
+		}
+	}()
+	return pr
 }
 
 // hideConditions removes status.conditions of the definition name from
@@ -263,6 +304,20 @@ func TestInstallFails(t *testing.T) {
 		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 2 * time.Second})
 		if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "gadgets.example.com") || !strings.Contains(err.Error(), "last seen: conditions none yet") {
 			t.Errorf("err = %v", err)
+		}
+	})
+	// The wait watches the definition instead of asking for it again
+	// and again: over the 2 s it waits, one list and one watch. Before,
+	// it polled with a backoff from 20 ms to 1 s, some 8 GETs.
+	t.Run("waits by watching", func(t *testing.T) {
+		var asked atomic.Int32
+		c, _ := start(t, gate{never: "gadgets.example.com", asked: &asked})
+		err := Install(ctx, c, [][]byte{[]byte(manifest)}, Options{Timeout: 2 * time.Second})
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err = %v", err)
+		}
+		if n := asked.Load(); n == 0 || n > 3 {
+			t.Errorf("%d reads of gadgets.example.com while waiting, want a list and a watch", n)
 		}
 	})
 	t.Run("canceled", func(t *testing.T) {

@@ -5,14 +5,16 @@
 //	err := crd.Install(ctx, c, widgetv1.CustomResourceDefinitions(), crd.Options{})
 //
 // Install applies each definition with server-side apply, then waits
-// until it is Established with its names accepted and, for every served
+// (watching the definition, with client.WaitFor) until it is
+// Established with its names accepted and, for every served
 // version, discovery lists the resource and a list of it succeeds.
 // Established alone is not enough: kube-apiserver answers 404 and then
 // 429 ("storage is (re)initializing") for a moment after it, and its
 // discovery lags too. A definition whose names conflict with another's
 // (NamesAccepted=False) fails at once with ErrNamesNotAccepted and the
 // server's reason and message. Every wait is bounded by ctx and
-// Options.Timeout.
+// Options.Timeout. It needs patch, list and watch permission on
+// customresourcedefinitions.
 //
 // Manifests are YAML or JSON, several documents to a manifest allowed
 // (as kubewire-gen writes them, or embedded with go:embed). The functions

@@ -15,6 +15,10 @@ import (
 // waitServed waits until crd is Established with its names accepted (for
 // its current generation, when the server says which one a condition
 // saw), then until every served version is in discovery and lists.
+//
+// The first wait watches the definition (client.WaitFor), so it ends as
+// soon as the server says so; the second polls, as discovery and a list
+// of the new resource are not the state of one object to watch.
 func waitServed(ctx context.Context, c *client.Client, crd *apiextv1.CustomResourceDefinition, opts Options) error {
 	timeout := opts.Timeout
 	if timeout <= 0 {
@@ -24,16 +28,15 @@ func waitServed(ctx context.Context, c *client.Client, crd *apiextv1.CustomResou
 	defer cancel()
 	name := crd.Name
 	crds := client.For[*apiextv1.CustomResourceDefinition](c)
-	var cur *apiextv1.CustomResourceDefinition
-	err := poll(ctx, func() (bool, string, error) {
-		got, err := crds.Get(ctx, name, client.GetOptions{})
-		if err != nil {
-			return false, err.Error(), retriable(err)
-		}
-		cur = got
-		return established(got)
-	})
+	cur, err := crds.WaitFor(ctx, name, established)
 	if err != nil {
+		if ctx.Err() != nil {
+			last := "no definition yet"
+			if cur != nil {
+				last = "conditions " + describe(cur.Status.Conditions)
+			}
+			err = fmt.Errorf("%w; last seen: %s", err, last)
+		}
 		return fmt.Errorf("crd: %s: %w", name, err)
 	}
 	for _, v := range cur.Spec.Versions {
@@ -51,7 +54,7 @@ func waitServed(ctx context.Context, c *client.Client, crd *apiextv1.CustomResou
 
 // established reports whether the definition's conditions say it is
 // ready; a refusal of its names is an error.
-func established(crd *apiextv1.CustomResourceDefinition) (bool, string, error) {
+func established(crd *apiextv1.CustomResourceDefinition) (bool, error) {
 	var est, names *apiextv1.CustomResourceDefinitionCondition
 	for i := range crd.Status.Conditions {
 		cond := &crd.Status.Conditions[i]
@@ -62,20 +65,17 @@ func established(crd *apiextv1.CustomResourceDefinition) (bool, string, error) {
 			names = cond
 		case "Terminating":
 			if cond.Status == "True" {
-				return false, "", fmt.Errorf("it is being deleted: %s", cond.Message)
+				return false, fmt.Errorf("it is being deleted: %s", cond.Message)
 			}
 		}
 	}
 	if names != nil && names.Status == "False" {
-		return false, "", fmt.Errorf("%w: %s: %s", ErrNamesNotAccepted, names.Reason, names.Message)
+		return false, fmt.Errorf("%w: %s: %s", ErrNamesNotAccepted, names.Reason, names.Message)
 	}
 	current := func(c *apiextv1.CustomResourceDefinitionCondition) bool {
 		return c != nil && c.Status == "True" && (c.ObservedGeneration == 0 || c.ObservedGeneration >= crd.Generation)
 	}
-	if current(est) && current(names) {
-		return true, "", nil
-	}
-	return false, "conditions " + describe(crd.Status.Conditions), nil
+	return current(est) && current(names), nil
 }
 
 func describe(conds []apiextv1.CustomResourceDefinitionCondition) string {
