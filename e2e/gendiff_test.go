@@ -64,9 +64,15 @@ func TestGeneratedSequences(t *testing.T) {
 	setup.post("create CRD", crds, gizmoCRD)
 	setup.waitFor("established", crds+"/gizmos.gendiff.example.com", established)
 	setup.waitFor("served", "/apis/gendiff.example.com/v1/gizmos", codeIs(200))
+	setup.post("create Shape CRD", crds, shapeCRD)
+	setup.waitFor("Shape established", crds+"/shapes.gendiff.example.com", established)
+	setup.waitFor("Shape served", "/apis/gendiff.example.com/v1beta1/shapes", codeIs(200))
 	for _, ft := range []*fidTarget{fakeTarget, realTarget} {
-		if a := ft.run(t, setup.steps); a[0].code != http.StatusCreated {
-			t.Fatalf("%s: create the Gizmo CRD: %d %s", ft.name, a[0].code, a[0].body)
+		a := ft.run(t, setup.steps)
+		for _, i := range []int{0, 3} {
+			if a[i].code != http.StatusCreated {
+				t.Fatalf("%s: %s: %d %s", ft.name, setup.steps[i].name, a[i].code, a[i].body)
+			}
 		}
 	}
 

@@ -20,6 +20,9 @@ type CRDVersion struct {
 	// version before it is sealed: kube-apiserver stores custom
 	// resources converted to it.
 	ToStorage func(d *Draft) (*Draft, error)
+	// Deprecation is the warning every request to a deprecated version
+	// is answered with, or "".
+	Deprecation string
 }
 
 // StorageVersion is the version the resource's objects are stored at.
