@@ -16,7 +16,7 @@ type CRDVersion struct {
 	// converts objects (complete JSON) to apiVersion through the
 	// webhook, in one review.
 	Convert func(objects [][]byte, apiVersion string) ([][]byte, error)
-	// ToStorage, set with Convert, converts a draft to the storage
+	// ToStorage converts a draft to the storage
 	// version before it is sealed: kube-apiserver stores custom
 	// resources converted to it.
 	ToStorage func(d *Draft) (*Draft, error)
