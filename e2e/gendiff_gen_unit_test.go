@@ -170,3 +170,19 @@ func TestCacheReadMissingTheNewestIsKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedFieldsCompareWithoutTimeOrder checks that one manager's
+// entries of two API versions compare in either order, as kube-apiserver
+// orders them by the second of their time before the version (seed 6054).
+func TestManagedFieldsCompareWithoutTimeOrder(t *testing.T) {
+	entry := func(v string) any {
+		return map[string]any{"manager": "m", "operation": "Update", "apiVersion": v}
+	}
+	a := []any{entry("g/v1"), entry("g/v1beta1")}
+	b := []any{entry("g/v1beta1"), entry("g/v1")}
+	sortManagedFields(a)
+	sortManagedFields(b)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("entries of two versions compare in their order: %v, %v", a, b)
+	}
+}
