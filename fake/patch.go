@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		return nil
 	}
-	var unknown []string
+	var unknown, duplicates []string
 	created := false
 	res := r.Res
 	var storedRV uint64
@@ -87,7 +88,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				err = strictYAML()
 			}
 		} else {
-			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown)
+			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown, &duplicates)
 			if d != nil {
 				sent = d.Meta.ManagedFields
 			}
@@ -143,7 +144,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	if o.Level == request.ValidationWarn {
-		for _, u := range append(yamlKeys, request.QuoteUnknown(unknown)...) {
+		for _, u := range slices.Concat(yamlKeys, request.QuoteDuplicates(duplicates), request.QuoteUnknown(unknown)) {
 			w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 		}
 	}
