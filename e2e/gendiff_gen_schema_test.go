@@ -24,12 +24,12 @@ import (
 const genSchemaFirst = 6000
 
 var genSchemaOps = []genOp{
-	{6, (*genModel).shapeCreate},
-	{4, (*genModel).shapeUpdate},
-	{5, (*genModel).shapePatch},
-	{3, (*genModel).shapeSubresources},
-	{2, (*genModel).shapeDelete},
-	{2, (*genModel).shapeRead},
+	{18, (*genModel).shapeCreate},
+	{12, (*genModel).shapeUpdate},
+	{15, (*genModel).shapePatch},
+	{10, (*genModel).shapeSubresources},
+	{5, (*genModel).shapeDelete},
+	{6, (*genModel).shapeRead},
 }
 
 // shapeSchema is the schema of every version of the Shape kind.
@@ -396,6 +396,11 @@ func (m *genModel) shapeDelete(_ *genKind) {
 func (m *genModel) shapeRead(_ *genKind) {
 	k := shapeKind
 	version := m.shapeVersion()
+	if m.chance(0.2) {
+		watches := [][]string{nil, {"resourceVersion", "0"}, {"sendInitialEvents", "true", "resourceVersionMatch", "NotOlderThan", "allowWatchBookmarks", "true"}}
+		m.watchWith(k, watches[m.rng.IntN(len(watches))])
+		return
+	}
 	if m.chance(0.5) {
 		s := m.c.get("get shape "+version, shapeCollection(version)+"/"+m.target(k))
 		if m.chance(0.3) {

@@ -401,6 +401,12 @@ var genKnownDifferences = []genKnownDifference{
 			return st.stream && fromOne && real.Answer.Code == http.StatusOK && fake.Answer.Code == http.StatusOK &&
 				tooOldWatch(real.Answer) != tooOldWatch(fake.Answer)
 		}},
+	{"kube-apiserver's watch cache starts a watch from resourceVersion=0 at its own state, a moment behind a delete just made: it sends the deleted object as ADDED then its DELETED event, where the fake, whose cache is synchronous, sends neither (seed 6011, 1 run in 2)",
+		func(st *step, real, fake genCompared) bool {
+			fromZero := strings.HasSuffix(st.path, "resourceVersion=0") || strings.Contains(st.path, "resourceVersion=0&")
+			return st.stream && fromZero && real.Answer.Code == http.StatusOK && fake.Answer.Code == http.StatusOK &&
+				addedThenDeletedOnly(real.Answer, fake.Answer)
+		}},
 	{"kube-apiserver allocates a Service's cluster IP before it validates the name, and fails the allocation of a Service without a name (IPAddress parentRef.name: Required value); the fake answers the missing name",
 		func(st *step, real, fake genCompared) bool {
 			return real.Answer.Code == 422 && fake.Answer.Code == 422 && strings.Contains(statusMessage(real.Answer), "failed to allocate IP") && strings.Contains(statusMessage(fake.Answer), "metadata.name: Required value")
@@ -425,6 +431,37 @@ func tooOldWatch(n normalized) bool {
 	status, _ := e["object"].(map[string]any)
 	message, _ := status["message"].(string)
 	return e["type"] == "ERROR" && strings.HasPrefix(message, "too old resource version")
+}
+
+// addedThenDeletedOnly says whether a watch's events are another's plus,
+// for some objects, an ADDED event and a later DELETED one of the same
+// name.
+func addedThenDeletedOnly(more, fewer normalized) bool {
+	a, _ := more.Body.([]any)
+	b, _ := fewer.Body.([]any)
+	event := func(e any) (string, string) {
+		m, _ := e.(map[string]any)
+		o, _ := m["object"].(map[string]any)
+		meta, _ := o["metadata"].(map[string]any)
+		t, _ := m["type"].(string)
+		name, _ := meta["name"].(string)
+		return t, name
+	}
+	var rest []any
+	extra := 0
+	for i := 0; i < len(a); i++ {
+		t, name := event(a[i])
+		if t == "ADDED" {
+			j := slices.IndexFunc(a[i+1:], func(e any) bool { u, n := event(e); return u == "DELETED" && n == name })
+			if j >= 0 && !slices.ContainsFunc(b, func(e any) bool { _, n := event(e); return n == name }) {
+				a = slices.Delete(slices.Clone(a), i+1+j, i+2+j)
+				extra++
+				continue
+			}
+		}
+		rest = append(rest, a[i])
+	}
+	return extra > 0 && cmp.Equal(rest, b)
 }
 
 // missesOnlyNewest says whether a list's versions are another's less
