@@ -115,6 +115,10 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if err != nil {
 			return "", nil, err
 		}
+		ep, err := s.writeEndpoint(res, r.Subresource, narrowed)
+		if err != nil {
+			return "", nil, err
+		}
 		next, err := s.mergeUpdate(old, narrowed, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
@@ -131,7 +135,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		if pt == patch.TypeApply {
 			next.Meta.ManagedFields = managed
-		} else if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
+		} else if err := managedfields.RecordUpdate(ep, old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitWrite(cur, old, next, rv, &deletedAs)
