@@ -46,3 +46,27 @@ func TestCustomResourceResetFieldsOfOtherVersions(t *testing.T) {
 		}
 	}
 }
+
+// A status write resets the spec for every version: an entry of another
+// version keeps its spec fields (seed 6114).
+func TestCustomResourceStatusWriteKeepsOtherVersionsSpec(t *testing.T) {
+	_, c := newTestServer(t, Options{})
+	sch := `"subresources":{"status":{}},"schema":{"openAPIV3Schema":{"type":"object","properties":{"spec":{"type":"object","properties":{"replicas":{"type":"integer"}}},"status":{"type":"object","properties":{"replicas":{"type":"integer"}}}}}}`
+	c.mustDo(201, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", `{"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition","metadata":{"name":"shapes.example.com"},"spec":{"group":"example.com","scope":"Namespaced","names":{"plural":"shapes","kind":"Shape"},"versions":[
+{"name":"v1","served":true,"storage":true,`+sch+`},{"name":"v1beta1","served":true,"storage":false,`+sch+`}]}}`)
+	var o struct {
+		Metadata struct {
+			ResourceVersion string `json:"resourceVersion"`
+			ManagedFields   []struct{ APIVersion, Subresource string }
+		}
+	}
+	if err := json.Unmarshal(c.mustDo(201, "POST", "/apis/example.com/v1beta1/namespaces/default/shapes", `{"apiVersion":"example.com/v1beta1","kind":"Shape","metadata":{"name":"s"},"spec":{"replicas":1}}`), &o); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(c.mustDo(200, "PUT", "/apis/example.com/v1/namespaces/default/shapes/s/status", `{"apiVersion":"example.com/v1","kind":"Shape","metadata":{"name":"s","resourceVersion":"`+o.Metadata.ResourceVersion+`"},"status":{"replicas":1}}`), &o); err != nil {
+		t.Fatal(err)
+	}
+	if len(o.Metadata.ManagedFields) != 2 {
+		t.Errorf("managedFields %v, want the v1beta1 entry and the v1 status entry", o.Metadata.ManagedFields)
+	}
+}

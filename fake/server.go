@@ -454,11 +454,12 @@ func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint
 }
 
 // writeEndpoint is the field management view of an update or patch of r
-// whose request made sent; a custom resource's keeps sent (see
-// managedfields.Endpoint.Sent).
+// whose request made sent; a write to a custom resource's main resource
+// keeps sent (see managedfields.Endpoint.Sent). (kube-apiserver gives
+// its status subresource the reset fields of every version.)
 func (s *Server) writeEndpoint(r *object.Resource, sub string, sent *object.Draft) (managedfields.Endpoint, error) {
 	ep := s.endpoint(r, sub)
-	if !r.Custom {
+	if !r.Custom || sub != "" {
 		return ep, nil
 	}
 	m, err := sent.ObjectMap()
