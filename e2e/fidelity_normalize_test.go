@@ -342,11 +342,13 @@ func quoteList(items ...string) string {
 	return strings.TrimSpace(string(b))
 }
 
-// sortManagedFields orders managedFields entries by operation, manager
-// and subresource. kube-apiserver orders them by operation, then by the
-// second of their time, then by manager: two servers run moments apart
-// cross second boundaries at different steps, so with times scrubbed
-// only the order without them can be compared.
+// sortManagedFields orders managedFields entries by operation, manager,
+// API version and subresource. kube-apiserver orders them by operation,
+// then by the second of their time, then by manager and API version: two
+// servers run moments apart cross second boundaries at different steps,
+// so with times scrubbed only the order without them can be compared
+// (seed 6054: one manager's entries of two versions of a custom resource,
+// written a second apart on the fake and within one on kube-apiserver).
 func sortManagedFields(entries []any) {
 	field := func(e any, k string) string {
 		m, _ := e.(map[string]any)
@@ -354,7 +356,7 @@ func sortManagedFields(entries []any) {
 		return s
 	}
 	slices.SortStableFunc(entries, func(a, b any) int {
-		for _, k := range []string{"operation", "manager", "subresource"} {
+		for _, k := range []string{"operation", "manager", "apiVersion", "subresource"} {
 			if c := strings.Compare(field(a, k), field(b, k)); c != 0 {
 				return c
 			}

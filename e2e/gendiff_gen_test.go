@@ -300,6 +300,9 @@ func (m *genModel) next() {
 	if m.seed >= genLaterFirst {
 		ops = append(ops, genLaterOps...)
 	}
+	if m.seed >= genSchemaFirst {
+		ops = append(ops, genSchemaOps...)
+	}
 	total := 0
 	for _, o := range ops {
 		total += o.weight

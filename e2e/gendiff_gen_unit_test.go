@@ -170,3 +170,50 @@ func TestCacheReadMissingTheNewestIsKnown(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedFieldsCompareWithoutTimeOrder checks that one manager's
+// entries of two API versions compare in either order, as kube-apiserver
+// orders them by the second of their time before the version (seed 6054).
+func TestManagedFieldsCompareWithoutTimeOrder(t *testing.T) {
+	entry := func(v string) any {
+		return map[string]any{"manager": "m", "operation": "Update", "apiVersion": v}
+	}
+	a := []any{entry("g/v1"), entry("g/v1beta1")}
+	b := []any{entry("g/v1beta1"), entry("g/v1")}
+	sortManagedFields(a)
+	sortManagedFields(b)
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("entries of two versions compare in their order: %v, %v", a, b)
+	}
+}
+
+// TestWatchBehindDeleteIsKnown checks that a watch from resourceVersion=0
+// whose events are the fake's plus an ADDED and a DELETED event of an
+// object the fake's watch does not name passes as kube-apiserver's cache
+// a moment behind a delete, and that other extra events do not.
+func TestWatchBehindDeleteIsKnown(t *testing.T) {
+	ev := func(typ, name string) any {
+		return map[string]any{"type": typ, "object": map[string]any{"metadata": map[string]any{"name": name}}}
+	}
+	answer := func(events ...any) genCompared {
+		return genCompared{Answer: normalized{Code: 200, Body: events}}
+	}
+	fromZero := &step{method: "GET", path: "/apis/g/v1/namespaces/${ns}/shapes?watch=true&resourceVersion=0", stream: true}
+	fromNow := &step{method: "GET", path: "/apis/g/v1/namespaces/${ns}/shapes?watch=true", stream: true}
+	fake := answer(ev("ADDED", "a"), ev("ADDED", "zz"))
+	for _, c := range []struct {
+		st    *step
+		real  genCompared
+		known bool
+	}{
+		{fromZero, answer(ev("ADDED", "a"), ev("ADDED", "gone"), ev("DELETED", "gone"), ev("ADDED", "zz")), true},
+		{fromNow, answer(ev("ADDED", "a"), ev("ADDED", "gone"), ev("DELETED", "gone"), ev("ADDED", "zz")), false},
+		{fromZero, answer(ev("ADDED", "a"), ev("ADDED", "gone"), ev("ADDED", "zz")), false},
+		{fromZero, answer(ev("ADDED", "a"), ev("ADDED", "a"), ev("DELETED", "a"), ev("ADDED", "zz")), false},
+		{fromZero, fake, false},
+	} {
+		if got := addedThenDeletedOnly(c.real.Answer, fake.Answer) && knownDifference(c.st, c.real, fake) != ""; got != c.known {
+			t.Errorf("%s %v: known %v, want %v", c.st.path, c.real.Answer.Body, got, c.known)
+		}
+	}
+}

@@ -45,10 +45,11 @@ var (
 // fake answers as kube-apiserver v1.36.3 does (of seeds 1 to 24, all
 // but 9 did on 2026-11-29, once managedFields were compared without the
 // order their times give them; 9, 27, 30, 38, 42, 45, 52, 82, 99, 105,
-// 132 and 196, and the extended generator's 1063 and 1121, each found a
-// difference fixed in the fake since). A seed that fails here after a
-// change of the fake is a regression.
-var genShortSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 20, 21, 22, 23, 24, 27, 30, 38, 42, 45, 52, 82, 99, 105, 132, 196, 1063, 1121}
+// 132 and 196, the extended generator's 1063 and 1121, 5353 and the
+// schema stratum's 6114 and 6218, each found a difference fixed in the
+// fake since). A seed that fails here after a change of the fake is a
+// regression.
+var genShortSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 11, 12, 14, 15, 20, 21, 22, 23, 24, 27, 30, 38, 42, 45, 52, 82, 99, 105, 132, 196, 1063, 1121, 5353, 6114, 6218}
 
 func TestGeneratedSequences(t *testing.T) {
 	if testing.Short() {
@@ -64,9 +65,15 @@ func TestGeneratedSequences(t *testing.T) {
 	setup.post("create CRD", crds, gizmoCRD)
 	setup.waitFor("established", crds+"/gizmos.gendiff.example.com", established)
 	setup.waitFor("served", "/apis/gendiff.example.com/v1/gizmos", codeIs(200))
+	setup.post("create Shape CRD", crds, shapeCRD)
+	setup.waitFor("Shape established", crds+"/shapes.gendiff.example.com", established)
+	setup.waitFor("Shape served", "/apis/gendiff.example.com/v1beta1/shapes", codeIs(200))
 	for _, ft := range []*fidTarget{fakeTarget, realTarget} {
-		if a := ft.run(t, setup.steps); a[0].code != http.StatusCreated {
-			t.Fatalf("%s: create the Gizmo CRD: %d %s", ft.name, a[0].code, a[0].body)
+		a := ft.run(t, setup.steps)
+		for _, i := range []int{0, 3} {
+			if a[i].code != http.StatusCreated {
+				t.Fatalf("%s: %s: %d %s", ft.name, setup.steps[i].name, a[i].code, a[i].body)
+			}
 		}
 	}
 
@@ -395,6 +402,12 @@ var genKnownDifferences = []genKnownDifference{
 			return st.stream && fromOne && real.Answer.Code == http.StatusOK && fake.Answer.Code == http.StatusOK &&
 				tooOldWatch(real.Answer) != tooOldWatch(fake.Answer)
 		}},
+	{"kube-apiserver's watch cache starts a watch from resourceVersion=0 at its own state, a moment behind a delete just made: it sends the deleted object as ADDED then its DELETED event, where the fake, whose cache is synchronous, sends neither (seed 6011, 1 run in 2)",
+		func(st *step, real, fake genCompared) bool {
+			fromZero := strings.HasSuffix(st.path, "resourceVersion=0") || strings.Contains(st.path, "resourceVersion=0&")
+			return st.stream && fromZero && real.Answer.Code == http.StatusOK && fake.Answer.Code == http.StatusOK &&
+				addedThenDeletedOnly(real.Answer, fake.Answer)
+		}},
 	{"kube-apiserver allocates a Service's cluster IP before it validates the name, and fails the allocation of a Service without a name (IPAddress parentRef.name: Required value); the fake answers the missing name",
 		func(st *step, real, fake genCompared) bool {
 			return real.Answer.Code == 422 && fake.Answer.Code == 422 && strings.Contains(statusMessage(real.Answer), "failed to allocate IP") && strings.Contains(statusMessage(fake.Answer), "metadata.name: Required value")
@@ -419,6 +432,37 @@ func tooOldWatch(n normalized) bool {
 	status, _ := e["object"].(map[string]any)
 	message, _ := status["message"].(string)
 	return e["type"] == "ERROR" && strings.HasPrefix(message, "too old resource version")
+}
+
+// addedThenDeletedOnly says whether a watch's events are another's plus,
+// for some objects, an ADDED event and a later DELETED one of the same
+// name.
+func addedThenDeletedOnly(more, fewer normalized) bool {
+	a, _ := more.Body.([]any)
+	b, _ := fewer.Body.([]any)
+	event := func(e any) (string, string) {
+		m, _ := e.(map[string]any)
+		o, _ := m["object"].(map[string]any)
+		meta, _ := o["metadata"].(map[string]any)
+		t, _ := m["type"].(string)
+		name, _ := meta["name"].(string)
+		return t, name
+	}
+	var rest []any
+	extra := 0
+	for i := 0; i < len(a); i++ {
+		t, name := event(a[i])
+		if t == "ADDED" {
+			j := slices.IndexFunc(a[i+1:], func(e any) bool { u, n := event(e); return u == "DELETED" && n == name })
+			if j >= 0 && !slices.ContainsFunc(b, func(e any) bool { _, n := event(e); return n == name }) {
+				a = slices.Delete(slices.Clone(a), i+1+j, i+2+j)
+				extra++
+				continue
+			}
+		}
+		rest = append(rest, a[i])
+	}
+	return extra > 0 && cmp.Equal(rest, b)
 }
 
 // missesOnlyNewest says whether a list's versions are another's less

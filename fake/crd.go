@@ -53,7 +53,7 @@ func (s *Server) customResources(crd *apiextensionsv1.CustomResourceDefinition) 
 		r := &object.Resource{Kind: k, Custom: true, Generation: true}
 		convert := s.crdConverter(crd)
 		r.CRD = &object.CRDVersion{Name: crd.Name, Storage: object.CRDStorageVersion(crd), Schema: sch, Columns: printerColumns(v.AdditionalPrinterColumns),
-			Convert: convert, ToStorage: s.storageConverter(crd, convert)}
+			Convert: convert, ToStorage: s.storageConverter(crd, convert), Deprecation: crdDeprecation(spec, v)}
 		if sub := v.Subresources; sub != nil {
 			if sub.Status != nil {
 				r.Status = true

@@ -211,8 +211,8 @@ func (s *Server) deleteObject(res *object.Resource, d *object.Draft, cur *object
 
 // podGracePeriod returns a Pod's grace period for a delete (the
 // request's, else the pod's terminationGracePeriodSeconds; zero for a
-// pod bound to no node or finished) and whether the object is a Pod:
-// other kinds are deleted without one.
+// pod bound to no node or finished, one second for a negative one) and
+// whether the object is a Pod: other kinds are deleted without one.
 func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) {
 	p, ok := d.Typed.(*corev1.Pod)
 	if !ok {
@@ -225,8 +225,11 @@ func podGracePeriod(d *object.Draft, opts *request.DeleteOptions) (int64, bool) 
 	if opts.GracePeriodSeconds != nil {
 		grace = *opts.GracePeriodSeconds
 	}
-	if p.Spec.NodeName == "" || p.Status.Phase == "Failed" || p.Status.Phase == "Succeeded" || grace < 0 {
+	if p.Spec.NodeName == "" || p.Status.Phase == "Failed" || p.Status.Phase == "Succeeded" {
 		grace = 0
+	}
+	if grace < 0 {
+		grace = 1 // as the Pod strategy's CheckGracefulDelete
 	}
 	return grace, true
 }

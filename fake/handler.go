@@ -155,8 +155,11 @@ func (b *bufferedResponse) flushTo(w http.ResponseWriter) {
 }
 
 // deprecation is the warning kube-apiserver sends with every request
-// to a deprecated built-in resource, or "".
+// to a deprecated resource, or "".
 func deprecation(r *object.Resource) string {
+	if r.CRD != nil {
+		return r.CRD.Deprecation
+	}
 	if r.Custom || r.Kind.Group != "" {
 		return ""
 	}

@@ -2,6 +2,7 @@ package fake
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,7 +56,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		return nil
 	}
-	var unknown []string
+	var unknown, duplicates []string
 	created := false
 	res := r.Res
 	var storedRV uint64
@@ -87,7 +88,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 				err = strictYAML()
 			}
 		} else {
-			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown)
+			d, err = s.patcher().Patch(r, old, pt, body, o, &unknown, &duplicates)
 			if d != nil {
 				sent = d.Meta.ManagedFields
 			}
@@ -114,6 +115,10 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		if err != nil {
 			return "", nil, err
 		}
+		ep, err := s.writeEndpoint(res, r.Subresource, narrowed)
+		if err != nil {
+			return "", nil, err
+		}
 		next, err := s.mergeUpdate(old, narrowed, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
@@ -130,7 +135,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		}
 		if pt == patch.TypeApply {
 			next.Meta.ManagedFields = managed
-		} else if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
+		} else if err := managedfields.RecordUpdate(ep, old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitWrite(cur, old, next, rv, &deletedAs)
@@ -143,7 +148,7 @@ func (s *Server) servePatch(w http.ResponseWriter, req *http.Request, r *request
 		return
 	}
 	if o.Level == request.ValidationWarn {
-		for _, u := range append(yamlKeys, request.QuoteUnknown(unknown)...) {
+		for _, u := range slices.Concat(yamlKeys, request.QuoteDuplicates(duplicates), request.QuoteUnknown(unknown)) {
 			w.Header().Add("Warning", "299 - "+strconv.Quote(u))
 		}
 	}

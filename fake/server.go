@@ -6,6 +6,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/kubewire/kubewire/fake/internal/schema"
 	"io"
 	"log/slog"
 	"net"
@@ -450,6 +451,23 @@ func (s *Server) watches() *watch.Server {
 // a subresource), timed by the server's clock.
 func (s *Server) endpoint(r *object.Resource, sub string) managedfields.Endpoint {
 	return managedfields.ForResource(r, sub, s.nowTime())
+}
+
+// writeEndpoint is the field management view of an update or patch of r
+// whose request made sent; a write to a custom resource's main resource
+// keeps sent (see managedfields.Endpoint.Sent). (kube-apiserver gives
+// its status subresource the reset fields of every version.)
+func (s *Server) writeEndpoint(r *object.Resource, sub string, sent *object.Draft) (managedfields.Endpoint, error) {
+	ep := s.endpoint(r, sub)
+	if !r.Custom || sub != "" {
+		return ep, nil
+	}
+	m, err := sent.ObjectMap()
+	if err != nil {
+		return ep, err
+	}
+	ep.Sent, _ = schema.DeepCopy(m).(map[string]any)
+	return ep, nil
 }
 
 // patcher patches and applies to the server's objects.

@@ -144,17 +144,21 @@ func restoreConverted(in, out []byte, apiVersion string) ([]byte, error) {
 }
 
 // storageConverter converts drafts of a CRD's other versions to its
-// storage version through convert; a storage version the server does
-// not serve leaves them as they are.
+// storage version, as kube-apiserver stores them: through convert, or
+// without it (conversion None) by taking the storage version's
+// apiVersion; a storage version the server does not serve leaves them
+// as they are.
 func (s *Server) storageConverter(crd *apiextensionsv1.CustomResourceDefinition, convert func([][]byte, string) ([][]byte, error)) func(*object.Draft) (*object.Draft, error) {
-	if convert == nil {
-		return nil
-	}
 	group, plural, storage := crd.Spec.Group, crd.Spec.Names.Plural, object.CRDStorageVersion(crd)
 	return func(d *object.Draft) (*object.Draft, error) {
 		sr := s.lookup(group, storage, plural)
 		if sr == nil {
 			return d, nil
+		}
+		if convert == nil {
+			sd := *d
+			sd.Res = sr
+			return &sd, nil
 		}
 		b, err := d.CompleteJSON()
 		if err != nil {

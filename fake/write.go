@@ -198,6 +198,10 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if err != nil {
 			return "", nil, err
 		}
+		ep, err := s.writeEndpoint(res, r.Subresource, narrowed)
+		if err != nil {
+			return "", nil, err
+		}
 		next, err := s.mergeUpdate(old, narrowed, r.Subresource == "status")
 		if err != nil {
 			return "", nil, err
@@ -212,7 +216,7 @@ func (s *Server) update(d *object.Draft, r *request.Request, o request.WriteOpti
 		if aerr := s.admission.Validate(next, old, call); aerr != nil {
 			return "", nil, aerr
 		}
-		if err := managedfields.RecordUpdate(s.endpoint(res, r.Subresource), old, sent, next, o.Manager); err != nil {
+		if err := managedfields.RecordUpdate(ep, old, sent, next, o.Manager); err != nil {
 			return "", nil, err
 		}
 		return s.commitWrite(cur, old, next, rv, &deletedAs)

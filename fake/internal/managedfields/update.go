@@ -25,6 +25,13 @@ type Endpoint struct {
 	// View shows the objects at the other versions of a kind stored once
 	// under several (nil for the others).
 	View VersionView
+	// Sent, for a write to a custom resource's main resource, is the
+	// object as the request made it, before the strategy reset status:
+	// entries of the kind's other versions compare the live object with
+	// it, all fields, as kube-apiserver keys the main resource's reset
+	// fields by the request's version alone (an update without status
+	// takes the status from another version's status entry).
+	Sent map[string]any
 }
 
 // MaxUpdateManagers is how many Update entries an object keeps; older

@@ -37,7 +37,8 @@ func (ep Endpoint) disown(live, next map[string]any, managed Managed, keep strin
 				delete(managed, id)
 				continue
 			}
-			if ep.View != nil {
+			switch {
+			case ep.View != nil:
 				if cmp = at[e.APIVersion]; cmp == nil {
 					cmp = ep.compareAt(live, next, e.APIVersion)
 					at[e.APIVersion] = cmp
@@ -45,6 +46,12 @@ func (ep Endpoint) disown(live, next map[string]any, managed Managed, keep strin
 				if cmp == nil {
 					delete(managed, id)
 					continue
+				}
+			case ep.Sent != nil:
+				if cmp = at[e.APIVersion]; cmp == nil {
+					c := fieldpath.Compare(live, ep.Sent, ep.Type)
+					cmp = &c
+					at[e.APIVersion] = cmp
 				}
 			}
 		}

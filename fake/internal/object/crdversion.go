@@ -16,10 +16,13 @@ type CRDVersion struct {
 	// converts objects (complete JSON) to apiVersion through the
 	// webhook, in one review.
 	Convert func(objects [][]byte, apiVersion string) ([][]byte, error)
-	// ToStorage, set with Convert, converts a draft to the storage
+	// ToStorage converts a draft to the storage
 	// version before it is sealed: kube-apiserver stores custom
 	// resources converted to it.
 	ToStorage func(d *Draft) (*Draft, error)
+	// Deprecation is the warning every request to a deprecated version
+	// is answered with, or "".
+	Deprecation string
 }
 
 // StorageVersion is the version the resource's objects are stored at.

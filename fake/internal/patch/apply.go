@@ -155,7 +155,7 @@ func (pr *Patcher) Apply(r *request.Request, old *object.Draft, applied map[stri
 				appliedNamespacedName(applied), gvk, gvk, terr))
 		}
 	}
-	d, aerr := pr.decode(res, merged, unknown, o.Level, nil)
+	d, aerr := pr.decode(res, merged, unknown, o.Level, nil, nil)
 	if aerr != nil {
 		return nil, aerr
 	}

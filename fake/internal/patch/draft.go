@@ -61,14 +61,18 @@ type jsonPatchOp struct {
 	Value json.RawMessage `json:"value"`
 }
 
-// Patch applies a JSON, merge or strategic merge patch to old.
-func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body []byte, o request.WriteOptions, unknown *[]string) (*object.Draft, error) {
+// Patch applies a JSON, merge or strategic merge patch to old. The
+// paths of unknown fields of the result are added to unknown, and under
+// Warn validation those of fields a merge patch names twice to
+// duplicates (under Strict either is a 422).
+func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body []byte, o request.WriteOptions, unknown, duplicates *[]string) (*object.Draft, error) {
 	doc, err := old.ToMap()
 	if err != nil {
 		return nil, err
 	}
 	var result any
 	var smp map[string]any // a strategic merge patch, as the merge left it
+	var patchDups []string // a merge patch's duplicate fields, under Strict
 	switch pt {
 	case TypeJSON:
 		var ops []jsonPatchOp
@@ -113,7 +117,17 @@ func (pr *Patcher) Patch(r *request.Request, old *object.Draft, pt string, body 
 		}
 		return nil, apierr.New(http.StatusUnprocessableEntity, "Invalid", err.Error(), nil)
 	}
-	d, aerr := pr.decode(r.Res, result, unknown, o.Level, func(b []byte, detail string, cause error) *apierr.Error {
+	if pt == TypeMerge && (o.Level == request.ValidationStrict || o.Level == request.ValidationWarn) {
+		// kube-apiserver reads a merge patch strictly before it applies
+		// it: its duplicate fields come before the result's unknown ones.
+		dups := request.DuplicateFieldPaths(body)
+		if o.Level == request.ValidationWarn {
+			*duplicates = append(*duplicates, dups...)
+		} else {
+			patchDups = dups
+		}
+	}
+	d, aerr := pr.decode(r.Res, result, unknown, o.Level, patchDups, func(b []byte, detail string, cause error) *apierr.Error {
 		// kube-apiserver names the field "patch" and shows the patched
 		// object (JSON and merge patches) or the patch map (strategic
 		// merge) as the invalid value, in a 422.
@@ -167,7 +181,10 @@ func strategicError(err error) *apierr.Error {
 // invalid, when set, makes the error for a result that does not decode
 // (or has unknown fields under Strict validation), given the result's
 // JSON and the decoding error; nil gives a 400 as for a request body.
-func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, level request.Validation, invalid func(b []byte, detail string, cause error) *apierr.Error) (*object.Draft, *apierr.Error) {
+//
+// dups are the fields the patch named twice, a Strict error with the
+// result's unknown fields.
+func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, level request.Validation, dups []string, invalid func(b []byte, detail string, cause error) *apierr.Error) (*object.Draft, *apierr.Error) {
 	b, err := json.Marshal(result)
 	if err != nil {
 		return nil, apierr.Internal(err)
@@ -188,8 +205,9 @@ func (pr *Patcher) decode(res *object.Resource, result any, unknown *[]string, l
 	if err != nil {
 		return nil, fail(err)
 	}
-	if len(unk) > 0 && level == request.ValidationStrict {
-		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(request.QuoteUnknown(unk), ", ")))
+	if len(unk)+len(dups) > 0 && level == request.ValidationStrict {
+		problems := append(request.QuoteDuplicates(dups), request.QuoteUnknown(unk)...)
+		return nil, fail(fmt.Errorf("strict decoding error: %s", strings.Join(problems, ", ")))
 	}
 	*unknown = append(*unknown, unk...)
 	if aerr := request.CheckTypeMeta(d); aerr != nil {

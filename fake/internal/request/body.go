@@ -96,7 +96,7 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 			return nil, aerr
 		}
 		d, unknown, err = r.DecodeJSON(body)
-		dups = duplicateFieldPaths(body)
+		dups = DuplicateFieldPaths(body)
 	}
 	if ae, ok := err.(*apierr.Error); ok {
 		return nil, ae
@@ -113,7 +113,7 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 	// A custom resource's body is checked for duplicates before its
 	// unknown fields are pruned; a built-in kind's strict decoder meets
 	// both in document order.
-	problems := append(quoteDuplicates(dups), QuoteUnknown(unknown)...)
+	problems := append(QuoteDuplicates(dups), QuoteUnknown(unknown)...)
 	if !r.Custom && len(dups) > 0 && len(unknown) > 0 {
 		problems = inDocumentOrder(body, unknown, dups)
 	}
@@ -133,7 +133,7 @@ func DecodeDraft(w http.ResponseWriter, body []byte, mt codec.MediaType, r *obje
 	return d, nil
 }
 
-func quoteDuplicates(fields []string) []string {
+func QuoteDuplicates(fields []string) []string {
 	out := make([]string, len(fields))
 	for i, f := range fields {
 		out[i] = fmt.Sprintf("duplicate field %q", f)

@@ -10,11 +10,11 @@ import (
 	"strings"
 )
 
-// duplicateFieldPaths returns the paths of the fields a JSON document
+// DuplicateFieldPaths returns the paths of the fields a JSON document
 // names twice in one object, in document order ("data",
 // "spec.containers[0].name"), as kube-apiserver's strict decoding
 // reports them.
-func duplicateFieldPaths(body []byte) []string {
+func DuplicateFieldPaths(body []byte) []string {
 	var found []string
 	scanFieldPaths(body, func(path func() string, dup bool) {
 		if dup {

@@ -34,7 +34,7 @@ func FuzzFieldProblems(f *testing.F) {
 	f.Add([]byte(`{"a":[1,{"b":`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		_ = YAMLDuplicateKeys(body)
-		dups := duplicateFieldPaths(body)
+		dups := DuplicateFieldPaths(body)
 		unknown := []string{"a", "b.c", "zz"}
 		if got := inDocumentOrder(body, unknown, dups); len(got) != len(unknown)+len(dups) {
 			t.Fatalf("%d problems from %d unknown and %d duplicates", len(got), len(unknown), len(dups))
@@ -46,7 +46,7 @@ func FuzzFieldProblems(f *testing.F) {
 // made the path builder index an empty string (found by
 // FuzzFieldProblems).
 func TestDuplicateEmptyKey(t *testing.T) {
-	if got := duplicateFieldPaths([]byte(`{"data":{"":"1","":"2"}}`)); len(got) != 1 {
+	if got := DuplicateFieldPaths([]byte(`{"data":{"":"1","":"2"}}`)); len(got) != 1 {
 		t.Errorf("duplicates %q, want one", got)
 	}
 }

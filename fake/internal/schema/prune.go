@@ -16,16 +16,20 @@ var objectMetaFields = map[string]bool{
 // Prune removes from obj (in place) the fields the schema does not know,
 // keeping apiVersion, kind and metadata at the root and in embedded
 // resources, and everything under x-kubernetes-preserve-unknown-fields.
-// It returns the paths of the removed fields, sorted, as kube-apiserver's
-// warnings and strict errors name them ("spec.ports[0].extra").
+// It returns the paths of the removed fields as kube-apiserver's
+// warnings and strict errors name them ("spec.ports[0].extra"), in its
+// order: the root metadata's, then the others sorted, then those of
+// embedded resources' metadata sorted (kube-apiserver reads the
+// metadata, prunes, then coerces embedded metadata, in three passes).
 func (s *Schema) Prune(obj map[string]any) []string {
 	var p pruner
 	p.object(s, obj, "", true)
 	slices.Sort(p.removed)
-	return p.removed
+	slices.Sort(p.embeddedMeta)
+	return slices.Concat(p.rootMeta, p.removed, p.embeddedMeta)
 }
 
-type pruner struct{ removed []string }
+type pruner struct{ rootMeta, removed, embeddedMeta []string }
 
 func (p *pruner) value(s *Schema, x any, path string) {
 	switch v := x.(type) {
@@ -58,7 +62,11 @@ func (p *pruner) object(s *Schema, m map[string]any, path string, resource bool)
 					for _, mk := range sortedKeys(meta) {
 						if !objectMetaFields[mk] {
 							delete(meta, mk)
-							p.removed = append(p.removed, child(child(path, "metadata"), mk))
+							removed := &p.embeddedMeta
+							if path == "" {
+								removed = &p.rootMeta
+							}
+							*removed = append(*removed, child(child(path, "metadata"), mk))
 						}
 					}
 				}

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,9 @@ func TestPruneAndDefault(t *testing.T) {
 	obj := object(t, `{"apiVersion":"fid.example.com/v1","kind":"Gadget","metadata":{"name":"g","bogus":1},
 		"spec":{"size":2,"bogus":1,"ports":[{"port":80,"extra":true}],"free":{"any":{"thing":1}},"color":null,"opt":null},"extra":{"a":1}}`)
 	unknown := s.Prune(obj)
-	if diff := cmp.Diff([]string{"extra", "metadata.bogus", "spec.bogus", "spec.ports[0].extra"}, unknown); diff != "" {
+	// the root metadata's first, as kube-apiserver reads it before it
+	// prunes the rest
+	if diff := cmp.Diff([]string{"metadata.bogus", "extra", "spec.bogus", "spec.ports[0].extra"}, unknown); diff != "" {
 		t.Errorf("pruned (-want +got)\n%s", diff)
 	}
 	s.Default(obj)
@@ -180,3 +183,30 @@ func TestValidateEmbedded(t *testing.T) {
 }
 
 func ptrTo[T any](v T) *T { return &v }
+
+// Pruned fields are named in kube-apiserver's order: the root metadata's,
+// then the others sorted, then embedded resources' metadata sorted (it
+// reads the metadata, prunes, then coerces embedded metadata). Found by
+// TestGeneratedSequences seed 6051: the fake sorted them all together.
+func TestPruneOrder(t *testing.T) {
+	s, err := New(&apiextensionsv1.JSONSchemaProps{Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+		"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
+			"template": {Type: "object", XEmbeddedResource: true, XPreserveUnknownFields: ptrTo(true)},
+		}},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := map[string]any{
+		"metadata": map[string]any{"name": "s", "zz": 1},
+		"aa":       1,
+		"spec": map[string]any{
+			"template":  map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "t", "bogus": 1}},
+			"unknownXY": "x",
+		},
+	}
+	want := []string{"metadata.zz", "aa", "spec.unknownXY", "spec.template.metadata.bogus"}
+	if got := s.Prune(obj); !slices.Equal(got, want) {
+		t.Errorf("pruned %q, want %q", got, want)
+	}
+}

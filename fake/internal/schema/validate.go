@@ -18,7 +18,32 @@ func (s *Schema) Validate(obj map[string]any) []FieldError {
 	return v.errs
 }
 
-type validator struct{ errs []FieldError }
+// ValidateProperty checks the value of one property of an object's root
+// (a status write's status) as kube-apiserver validates it with that
+// property's schema alone: errors name their fields from the root
+// ("status.replicas"), their texts from the property ("replicas in
+// body must be of type integer").
+func (s *Schema) ValidateProperty(obj map[string]any, key string) []FieldError {
+	sub, ok := s.Properties[key]
+	x, present := obj[key]
+	if !ok || !present {
+		return nil
+	}
+	v := validator{bodyRoot: key + "."}
+	v.node(sub, x, key, false)
+	return v.errs
+}
+
+type validator struct {
+	errs []FieldError
+	// bodyRoot is cut from the paths errors' texts name ("in body").
+	bodyRoot string
+}
+
+// body is the name an error's text gives the value at path.
+func (v *validator) body(path string) string {
+	return strings.TrimPrefix(field(path), v.bodyRoot)
+}
 
 func (v *validator) add(e FieldError) { v.errs = append(v.errs, e) }
 
@@ -83,7 +108,7 @@ func (v *validator) node(s *Schema, x any, path string, root bool) {
 
 func (v *validator) typeError(want, got, path string) {
 	v.add(FieldError{Type: TypeInvalid, Field: field(path), BadValue: got,
-		Detail: fmt.Sprintf("%s in body must be of type %s: %q", field(path), want, got)})
+		Detail: fmt.Sprintf("%s in body must be of type %s: %q", v.body(path), want, got)})
 }
 
 func (v *validator) typeOK(s *Schema, x any, path string) bool {
@@ -128,7 +153,7 @@ func (v *validator) combinators(s *Schema, x any, path string) {
 			ok = ok || passes(sub)
 		}
 		if !ok {
-			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must validate at least one schema (anyOf)", field(path))})
+			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must validate at least one schema (anyOf)", v.body(path))})
 		}
 	}
 	if len(s.OneOf) > 0 {
@@ -139,11 +164,11 @@ func (v *validator) combinators(s *Schema, x any, path string) {
 			}
 		}
 		if n != 1 {
-			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must validate one and only one schema (oneOf)", field(path))})
+			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must validate one and only one schema (oneOf)", v.body(path))})
 		}
 	}
 	if s.Not != nil && passes(s.Not) {
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must not validate the schema (not)", field(path))})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body must not validate the schema (not)", v.body(path))})
 	}
 }
 
@@ -155,12 +180,12 @@ func (v *validator) str(s *Schema, x string, path string) {
 	case s.MaxLength != nil && n > *s.MaxLength:
 		v.add(FieldError{Type: TooLong, Field: field(path), BadValue: Omit, Detail: fmt.Sprintf("may not be more than %d %s", *s.MaxLength, plural(*s.MaxLength, "byte", "bytes"))})
 	case s.MinLength != nil && n < *s.MinLength:
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body should be at least %d chars long", field(path), *s.MinLength)})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body should be at least %d chars long", v.body(path), *s.MinLength)})
 	case s.Pattern != nil && !s.Pattern.MatchString(x):
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body should match '%s'", field(path), s.patternText)})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body should match '%s'", v.body(path), s.patternText)})
 	}
 	if (s.Type == "string" || s.Type == "") && s.Format != "" && !formatOK(s.Format, x) {
-		v.add(FieldError{Type: TypeInvalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body must be of type %s: %q", field(path), s.Format, x)})
+		v.add(FieldError{Type: TypeInvalid, Field: field(path), BadValue: x, Detail: fmt.Sprintf("%s in body must be of type %s: %q", v.body(path), s.Format, x)})
 	}
 }
 
@@ -190,7 +215,7 @@ func (v *validator) number(s *Schema, x any, path string) {
 			case factor <= 0:
 				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: factor, Detail: fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", field(f), factor)})
 			case i%factor != 0:
-				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: i, Detail: fmt.Sprintf("%s in body should be a multiple of %v", field(f), factor)})
+				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: i, Detail: fmt.Sprintf("%s in body should be a multiple of %v", v.body(f), factor)})
 			}
 		} else {
 			factor := *m
@@ -202,7 +227,7 @@ func (v *validator) number(s *Schema, x any, path string) {
 			case factor <= 0:
 				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: factor, Detail: fmt.Sprintf("factor MultipleOf declared for %s must be positive: %v", field(f), factor)})
 			case mult != math.Trunc(mult):
-				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: fv, Detail: fmt.Sprintf("%s in body should be a multiple of %v", field(f), factor)})
+				v.add(FieldError{Type: Invalid, Field: field(f), BadValue: fv, Detail: fmt.Sprintf("%s in body should be a multiple of %v", v.body(f), factor)})
 			}
 		}
 	}
@@ -212,7 +237,7 @@ func (v *validator) number(s *Schema, x any, path string) {
 			bound, val = float64(int64(*m)), float64(i)
 		}
 		if (!s.ExclusiveMinimum && val < bound) || (s.ExclusiveMinimum && val <= bound) {
-			v.add(FieldError{Type: Invalid, Field: field(f), BadValue: x, Detail: fmt.Sprintf("%s in body should be greater than %s%v", field(f), orEqual(s.ExclusiveMinimum), boundValue(*m, isInt))})
+			v.add(FieldError{Type: Invalid, Field: field(f), BadValue: x, Detail: fmt.Sprintf("%s in body should be greater than %s%v", v.body(f), orEqual(s.ExclusiveMinimum), boundValue(*m, isInt))})
 		}
 	}
 	if m := s.Maximum; m != nil {
@@ -221,7 +246,7 @@ func (v *validator) number(s *Schema, x any, path string) {
 			bound, val = float64(int64(*m)), float64(i)
 		}
 		if (!s.ExclusiveMaximum && val > bound) || (s.ExclusiveMaximum && val >= bound) {
-			v.add(FieldError{Type: Invalid, Field: field(f), BadValue: x, Detail: fmt.Sprintf("%s in body should be less than %s%v", field(f), orEqual(s.ExclusiveMaximum), boundValue(*m, isInt))})
+			v.add(FieldError{Type: Invalid, Field: field(f), BadValue: x, Detail: fmt.Sprintf("%s in body should be less than %s%v", v.body(f), orEqual(s.ExclusiveMaximum), boundValue(*m, isInt))})
 		}
 	}
 }
@@ -246,13 +271,13 @@ func (v *validator) list(s *Schema, l []any, path string) {
 	}
 	n := int64(len(l))
 	if s.MinItems != nil && n < *s.MinItems {
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: n, Detail: fmt.Sprintf("%s in body should have at least %d items", field(path), *s.MinItems)})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: n, Detail: fmt.Sprintf("%s in body should have at least %d items", v.body(path), *s.MinItems)})
 	}
 	if s.MaxItems != nil && n > *s.MaxItems {
 		v.add(FieldError{Type: TooMany, Field: field(path), BadValue: n, Detail: fmt.Sprintf("must have at most %d %s", *s.MaxItems, plural(*s.MaxItems, "item", "items"))})
 	}
 	if s.UniqueItems && hasDuplicate(l) {
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body shouldn't contain duplicates", field(path))})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s in body shouldn't contain duplicates", v.body(path))})
 	}
 }
 
@@ -282,7 +307,7 @@ func (v *validator) enum(s *Schema, x any, path string) {
 func (v *validator) object(s *Schema, m map[string]any, path string, root bool) {
 	n := int64(len(m))
 	if s.MinProperties != nil && n < *s.MinProperties {
-		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: n, Detail: fmt.Sprintf("%s in body should have at least %d properties", field(path), *s.MinProperties)})
+		v.add(FieldError{Type: Invalid, Field: field(path), BadValue: n, Detail: fmt.Sprintf("%s in body should have at least %d properties", v.body(path), *s.MinProperties)})
 	}
 	if s.MaxProperties != nil && n > *s.MaxProperties {
 		v.add(FieldError{Type: TooMany, Field: field(path), BadValue: n, Detail: fmt.Sprintf("must have at most %d %s", *s.MaxProperties, plural(*s.MaxProperties, "item", "items"))})
@@ -297,7 +322,7 @@ func (v *validator) object(s *Schema, m map[string]any, path string, root bool) 
 		}
 		switch {
 		case s.AdditionalForbidden:
-			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s.%s in body is a forbidden property", field(path), k)})
+			v.add(FieldError{Type: Invalid, Field: field(path), BadValue: "", Detail: fmt.Sprintf("%s.%s in body is a forbidden property", v.body(path), k)})
 		case s.Additional != nil:
 			v.node(s.Additional, m[k], path+"."+k, false)
 		}

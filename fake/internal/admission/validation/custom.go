@@ -24,15 +24,31 @@ import (
 // ev evaluates them and the object has no blocking error (else it gets
 // kube-apiserver's "rules were not checked" error). old is the object
 // before an update, nil for a create.
-func validateCustom(r *object.Resource, d, old *object.Draft, ev RuleEvaluator) []apierr.Cause {
+//
+// A status write (status set, old not nil) is validated as
+// kube-apiserver's status strategy does: the status alone against its
+// schema (the errors' texts name fields from the status: "replicas in
+// body"), the scale subresource's status replicas and selector, the list
+// types only when the old object broke none, no embedded resources, then
+// the rules.
+func validateCustom(r *object.Resource, d, old *object.Draft, ev RuleEvaluator, status bool) []apierr.Cause {
 	if r.CRD == nil {
 		return nil
 	}
 	sch := r.CRD.Schema
-	errs := sch.Validate(d.Custom)
-	errs = append(errs, scaleErrors(r.CRD, d.Custom)...)
-	errs = append(errs, sch.ValidateListTypes(d.Custom)...)
-	errs = append(errs, sch.ValidateEmbedded(d.Custom)...)
+	var errs []schema.FieldError
+	if status {
+		errs = sch.ValidateProperty(d.Custom, "status")
+		errs = append(errs, scaleErrors(r.CRD, d.Custom, true)...)
+		if lists := sch.ValidateListTypes(d.Custom); len(lists) > 0 && len(sch.ValidateListTypes(old.Custom)) == 0 {
+			errs = append(errs, lists...)
+		}
+	} else {
+		errs = sch.Validate(d.Custom)
+		errs = append(errs, scaleErrors(r.CRD, d.Custom, false)...)
+		errs = append(errs, sch.ValidateListTypes(d.Custom)...)
+		errs = append(errs, sch.ValidateEmbedded(d.Custom)...)
+	}
 	if sch.HasRules() {
 		blocked := false
 		for _, e := range errs {
@@ -58,8 +74,9 @@ func validateCustom(r *object.Resource, d, old *object.Draft, ev RuleEvaluator) 
 }
 
 // scaleErrors checks the replicas and selector fields the scale
-// subresource reads.
-func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
+// subresource reads; statusOnly leaves out the spec's replicas, as a
+// status write does.
+func scaleErrors(c *object.CRDVersion, obj map[string]any, statusOnly bool) []schema.FieldError {
 	sc := c.Scale
 	if sc == nil {
 		return nil
@@ -84,7 +101,9 @@ func scaleErrors(c *object.CRDVersion, obj map[string]any) []schema.FieldError {
 			}
 		}
 	}
-	replicas(sc.SpecReplicasPath)
+	if !statusOnly {
+		replicas(sc.SpecReplicasPath)
+	}
 	replicas(sc.StatusReplicasPath)
 	if sc.LabelSelectorPath != nil {
 		path := *sc.LabelSelectorPath

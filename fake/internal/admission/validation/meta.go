@@ -143,7 +143,7 @@ func (p *metaPatterns) labelValueErrors(v string) []string {
 	return errs
 }
 
-// nameErrors checks a built-in object's name (or, with prefix, its
+// nameErrors checks an object's name (or, with prefix, its
 // generateName, whose trailing dash is allowed) by its kind's rule.
 func (p *metaPatterns) nameErrors(r *object.Resource, name string, prefix bool) []string {
 	if prefix && len(name) > 1 && strings.HasSuffix(name, "-") {
@@ -202,9 +202,8 @@ func (v *Validator) metadataCauses(r *object.Resource, m, old *metav1.ObjectMeta
 				causes = append(causes, c, c)
 			}
 		}
-	} else if !r.Custom && !r.IsCRD() {
-		// Custom resources' and CRDs' names are checked with their
-		// other rules (validateName, validateCRD).
+	} else if !r.IsCRD() {
+		// (A CRD's name is checked by Name, before its other rules.)
 		if m.GenerateName != "" {
 			for _, msg := range p.nameErrors(r, m.GenerateName, true) {
 				causes = append(causes, InvalidCause("metadata.generateName", m.GenerateName, msg))

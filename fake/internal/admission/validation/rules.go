@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	apiextensionsv1 "github.com/kubewire/kubewire/api/apiextensions/v1"
 	"github.com/kubewire/kubewire/fake/internal/schema"
 )
 
@@ -14,7 +15,9 @@ import (
 // that use oldSelf are evaluated only on updates of values that existed
 // before. A failed rule is reported as kube-apiserver reports it: its
 // message (or messageExpression, or "failed rule: RULE") at the node's
-// path, or at the rule's fieldPath under it, as its reason says.
+// path, or at the rule's fieldPath under it, as its reason says, with
+// the value of a scalar node; a rule that does not evaluate, with the
+// node's type and the rule's name.
 func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, path string) []schema.FieldError {
 	if s == nil || x == nil {
 		return nil
@@ -42,7 +45,8 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 			field = "<nil>"
 		}
 		if err != nil {
-			errs = append(errs, schema.FieldError{Type: schema.Invalid, Field: field, BadValue: schema.Omit, Detail: err.Error()})
+			// (the node's schema type stands for its value)
+			errs = append(errs, schema.FieldError{Type: schema.Invalid, Field: field, BadValue: s.Type, Detail: err.Error() + " evaluating rule: " + ruleName(rule)})
 			continue
 		}
 		if ok {
@@ -55,9 +59,14 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 			}
 		}
 		if detail == "" {
-			detail = "failed rule: " + strings.TrimSpace(rule.Rule)
+			detail = "failed rule: " + ruleName(rule)
 		}
-		e := schema.FieldError{Type: schema.Invalid, Field: field, BadValue: schema.Omit, Detail: detail}
+		// A scalar's value is shown, an object's or a list's is not.
+		value := x
+		if s.Type == "object" || s.Type == "array" {
+			value = schema.Omit
+		}
+		e := schema.FieldError{Type: schema.Invalid, Field: field, BadValue: value, Detail: detail}
 		if rule.Reason != nil {
 			switch *rule.Reason {
 			case "FieldValueForbidden":
@@ -65,7 +74,7 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 			case "FieldValueRequired":
 				e.Type = schema.Required
 			case "FieldValueDuplicate":
-				e.Type, e.BadValue, e.Detail = schema.Duplicate, x, ""
+				e.Type, e.Detail = schema.Duplicate, ""
 			}
 		}
 		errs = append(errs, e)
@@ -96,6 +105,14 @@ func checkRules(ev RuleEvaluator, s *schema.Schema, x, old any, present bool, pa
 		}
 	}
 	return errs
+}
+
+// ruleName is how an error names a rule: its message, or its text.
+func ruleName(rule apiextensionsv1.ValidationRule) string {
+	if m := strings.TrimSpace(rule.Message); m != "" {
+		return m
+	}
+	return strings.TrimSpace(rule.Rule)
 }
 
 func joinField(path, key string) string {

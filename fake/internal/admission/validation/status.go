@@ -13,7 +13,7 @@ import (
 // ValidateNamespaceStatusUpdate); kinds without such rules here are
 // checked as Validate checks them.
 func (v *Validator) ValidateStatusUpdate(d, old *object.Draft) *apierr.Error {
-	causes := v.causes(d, old)
+	causes := v.causesOf(d, old, true)
 	switch t := d.Typed.(type) {
 	case *appsv1.Deployment:
 		causes = append(causes, deploymentStatus(&t.Status)...)

@@ -49,6 +49,12 @@ func (v *Validator) invalid(d *object.Draft, causes []apierr.Cause) *apierr.Erro
 
 // causes are Validate's field errors.
 func (v *Validator) causes(d, old *object.Draft) []apierr.Cause {
+	return v.causesOf(d, old, false)
+}
+
+// causesOf are the field errors of a write, of a status write when
+// status is set (old is then not nil).
+func (v *Validator) causesOf(d, old *object.Draft, status bool) []apierr.Cause {
 	var oldMeta *metav1.ObjectMeta
 	if old != nil {
 		oldMeta = old.Meta
@@ -57,7 +63,7 @@ func (v *Validator) causes(d, old *object.Draft) []apierr.Cause {
 	switch rule, ok := v.kinds[d.Res.Key()]; {
 	case d.Custom != nil:
 		causes = v.metadataCauses(d.Res, d.Meta, oldMeta)
-		causes = append(causes, validateCustom(d.Res, d, old, v.Rules)...)
+		causes = append(causes, validateCustom(d.Res, d, old, v.Rules, status)...)
 	case d.Res.IsCRD():
 		causes = v.metadataCauses(d.Res, d.Meta, oldMeta)
 		causes = append(causes, validateCRD(d.Typed.(*apiextensionsv1.CustomResourceDefinition))...)
