@@ -13,6 +13,11 @@ import (
 // recalls them (see recallLocked) costs little.
 const maxOffer = 32
 
+// offerSlots is how many offered keys the hand-off holds: two batches,
+// so that a batch can be offered while Gets that claimed offers before
+// are still reading their keys. A power of two, at most 256.
+const offerSlots = 2 * maxOffer
+
 // maxOfferShrink bounds Queue.offerShrink: batches of one key at least.
 const maxOfferShrink = 5
 
@@ -26,17 +31,18 @@ const maxOfferShrink = 5
 //
 // Offers are numbered from 0 in the order they are made, and claimed in
 // that order: offer s is claimed once resolved > s. Only the holder of
-// the queue's lock makes offers (a batch at a time, when every offer of
-// the last batch is claimed and read) or recalls them; a Get claims offer
-// s by moving resolved from s to s+1, then reads its key and counts it
-// read, so a batch's keys are not overwritten while a Get reads one.
+// the queue's lock makes offers (a batch at a time, once every offer
+// before is claimed) or recalls them. Each offer's key waits in a slot
+// of its own, taken from those free: a Get claims offer s by moving
+// resolved from s to s+1, then reads the key from the slot and frees it.
+// So a Get descheduled between its claim and its read holds up its slot
+// alone, and the next batches are offered in the other slots meanwhile.
 type handoff[K comparable] struct {
 	_        [64]byte      // the Gets' lines apart from the queue's own state
 	resolved atomic.Uint64 // offers claimed by a Get or recalled
 	filled   atomic.Uint64 // offers made
-	read     atomic.Uint64 // offers claimed whose key was read
-	first    uint64        // the number of keys[0]'s offer
-	keys     []offer[K]    // the last batch
+	ring     *offerRing[K] // made by the first offer
+	cursor   uint8         // where the lock's holder looks for a free slot next
 
 	// dones are the keys of Done calls that found the queue's lock busy
 	// (see doneLater); pending is len(dones), read without mu by every
@@ -48,12 +54,26 @@ type handoff[K comparable] struct {
 	_       [64]byte
 }
 
+// offerRing holds the offered keys.
+type offerRing[K comparable] struct {
+	// slotOf is the slot of offer s at s mod offerSlots. A Get reads it
+	// before its claim: the entry is given to offer s+offerSlots only in
+	// a batch made once offer s is claimed, so a claim that succeeds
+	// proves the slot read is offer s's.
+	slotOf [offerSlots]atomic.Uint32
+	slots  [offerSlots]offer[K]
+}
+
 // offer is a key in the hand-off, with what recall needs to queue it
 // again where it was.
 type offer[K comparable] struct {
 	key K
 	rec int32
-	at  int64 // its ring slot's time
+	// held: the slot holds an offer whose key no Get has read yet. Set by
+	// the lock's holder as it offers a key here, cleared by the Get that
+	// claimed it once it has the key, or by a recall.
+	held atomic.Bool
+	at   int64 // its ring slot's time
 	// started is when a Get claimed it, with metrics on (notStarted
 	// until then): the claiming Get holds no lock to write it in the
 	// key's record, so the lock's holder copies it there (takenLocked).
@@ -79,11 +99,12 @@ func (h *handoff[K]) take() (key K, ok bool) {
 		if s >= h.filled.Load() {
 			return key, false
 		}
+		r := h.ring // made before the first offer: filled > 0
+		slot := r.slotOf[s%offerSlots].Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			// The batch of offer s stays until this read is counted.
-			o := &h.keys[s-h.first]
+			o := &r.slots[slot%offerSlots]
 			key, o.key = o.key, key
-			h.read.Add(1)
+			o.held.Store(false)
 			return key, true
 		}
 	}
@@ -92,22 +113,22 @@ func (h *handoff[K]) take() (key K, ok bool) {
 // takeTimed is take with metrics on: it stamps the offer it claims with
 // now, the claiming Get's start time (for the lock's holder to copy to
 // the key's record, see takenLocked), and returns the key's queue time.
-// The caller reads the clock before the claim: no new batch is offered
-// until every claimed offer is counted read, so a clock read between the
-// claim and the count, had the thread been descheduled there, kept every
-// other Get on the lock meanwhile.
+// The caller reads the clock before the claim, to keep it out of the
+// time the slot is held after the claim.
 func (h *handoff[K]) takeTimed(now int64) (key K, queuedAt int64, ok bool) {
 	for {
 		s := h.resolved.Load()
 		if s >= h.filled.Load() {
 			return key, 0, false
 		}
+		r := h.ring
+		slot := r.slotOf[s%offerSlots].Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			o := &h.keys[s-h.first]
+			o := &r.slots[slot%offerSlots]
 			key, o.key = o.key, key
 			queuedAt = o.at
 			atomic.StoreInt64(&o.started, now)
-			h.read.Add(1)
+			o.held.Store(false)
 			return key, queuedAt, true
 		}
 	}
@@ -148,53 +169,77 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 }
 
 // offerLocked moves up to maxOffer more queued keys to the hand-off, if
-// every key offered before was claimed and read, so that the next Gets
-// take them without q.mu. The keys are those popLocked would hand out
-// next, in that order. A batch recalled by an add of a higher priority
-// halves the next ones, and a batch claimed whole doubles them again up
-// to maxOffer: a controller drains its initial list and resyncs below
-// priority 0 while it adds changes at 0, and each such add would
-// otherwise put back up to maxOffer keys for the next Get to offer again.
+// every key offered before was claimed, so that the next Gets take them
+// without q.mu. The keys are those popLocked would hand out next, in
+// that order (fewer if few slots are free). A batch recalled by an add
+// of a higher priority halves the next ones, and a batch claimed whole
+// doubles them again up to maxOffer: a controller drains its initial
+// list and resyncs below priority 0 while it adds changes at 0, and each
+// such add would otherwise put back up to maxOffer keys for the next Get
+// to offer again.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
 	if q.ready == 0 || q.noHandoff {
 		return
 	}
 	f := h.filled.Load()
-	if h.resolved.Load() != f || h.read.Load() != f {
+	if h.resolved.Load() != f {
 		return
 	}
-	if q.timed {
-		q.keepStartsLocked()
+	if h.ring == nil {
+		h.ring = new(offerRing[K])
 	}
 	if q.recalled {
 		q.recalled = false
 	} else if q.offerShrink > 0 {
 		q.offerShrink-- // the last batch was claimed whole: offer more
 	}
-	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
-	for n, most := 0, maxOffer>>q.offerShrink; q.ready > 0 && n < most; n++ {
+	s := f
+	for most := f + maxOffer>>q.offerShrink; q.ready > 0 && s < most; s++ {
+		slot, ok := h.freeSlotLocked()
+		if !ok {
+			break // Gets claimed the other slots' keys and have not read them yet
+		}
+		o := &h.ring.slots[slot]
+		if q.timed {
+			q.keepStartLocked(slot)
+		}
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered
-		r.gen = f + uint64(n) // its offer number; it is in no ring
+		r.gen = s // its offer number; it is in no ring
+		r.slot = slot
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
-		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt, started: notStarted})
+		o.key, o.rec, o.at, o.started = r.key, rec, r.queuedAt, notStarted
+		o.held.Store(true)
+		h.ring.slotOf[s%offerSlots].Store(uint32(slot))
 	}
-	h.filled.Store(f + uint64(len(h.keys)))
+	h.filled.Store(s)
 }
 
-// keepStartsLocked copies the start times of the last batch's keys still
-// marked offered, which were claimed (the others were recalled), to their
-// records before the batch goes. With metrics on only.
-func (q *Queue[K]) keepStartsLocked() {
-	h := &q.hand
-	for i := range h.keys {
-		if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
-			q.takenLocked(r)
+// freeSlotLocked returns a slot no offer holds, looking from the
+// cursor on, or false if every slot is held.
+func (h *handoff[K]) freeSlotLocked() (uint8, bool) {
+	for range offerSlots {
+		slot := h.cursor % offerSlots
+		h.cursor = (slot + 1) % offerSlots
+		if !h.ring.slots[slot].held.Load() {
+			return slot, true
 		}
+	}
+	return 0, false
+}
+
+// keepStartLocked copies the start time of the last offer of a free
+// slot to its key's record, if the record is still marked offered there
+// (its Get claimed it and the lock's holder has not seen that yet),
+// before the slot takes a new offer. With metrics on only.
+func (q *Queue[K]) keepStartLocked(slot uint8) {
+	o := &q.hand.ring.slots[slot]
+	if r := &q.t.recs[o.rec]; r.state&offered != 0 && r.slot == slot {
+		q.takenLocked(r)
 	}
 }
 
@@ -209,7 +254,7 @@ func (q *Queue[K]) recallLocked() {
 		s = h.resolved.Load()
 	}
 	for i := f; i > s; i-- {
-		o := &h.keys[i-1-h.first]
+		o := &h.ring.slots[uint8(h.ring.slotOf[(i-1)%offerSlots].Load())%offerSlots]
 		r := &q.t.recs[o.rec]
 		r.state = r.state&^(processing|offered) | queued
 		q.processing--
@@ -222,10 +267,11 @@ func (q *Queue[K]) recallLocked() {
 			q.busy++
 		}
 		lv.ring.pushFront(slot{o.rec, r.gen, o.at})
-		*o = offer[K]{}
+		var zero K
+		o.key = zero
+		o.held.Store(false)
 	}
 	if f > s {
-		h.read.Add(f - s)
 		q.recalled = true
 		q.offerShrink = min(q.offerShrink+1, maxOfferShrink)
 	}
@@ -236,7 +282,7 @@ func (q *Queue[K]) recallLocked() {
 // queue's lock held; a Get claiming one meanwhile reads only its key.
 func (h *handoff[K]) stamp(now int64) {
 	for i := h.resolved.Load(); i < h.filled.Load(); i++ {
-		h.keys[i-h.first].at = now
+		h.ring.slots[uint8(h.ring.slotOf[i%offerSlots].Load())%offerSlots].at = now
 	}
 }
 
@@ -270,10 +316,10 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 
 // startOf is when the Get that claimed record r's offer did so, or
 // notStarted if that Get has not recorded it yet. r is offered and
-// claimed, and its offer in the current batch (offerLocked clears the
-// marks of the batch before).
+// claimed, and its offer still in its slot (offerLocked clears the mark
+// before it gives the slot a new offer).
 func (q *Queue[K]) startOf(r *record[K]) int64 {
-	return atomic.LoadInt64(&q.hand.keys[r.gen-q.hand.first].started)
+	return atomic.LoadInt64(&q.hand.ring.slots[r.slot%offerSlots].started)
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash
