@@ -32,17 +32,21 @@ const maxOfferShrink = 5
 // Offers are numbered from 0 in the order they are made, and claimed in
 // that order: offer s is claimed once resolved > s. Only the holder of
 // the queue's lock makes offers (a batch at a time, once every offer
-// before is claimed) or recalls them. Each offer's key waits in a slot
-// of its own, taken from those free: a Get claims offer s by moving
-// resolved from s to s+1, then reads the key from the slot and frees it.
-// So a Get descheduled between its claim and its read holds up its slot
-// alone, and the next batches are offered in the other slots meanwhile.
+// before is claimed) or recalls them. A batch's keys wait in a run of
+// free slots of the ring, offer s in slot (s+shift) mod offerSlots: a
+// Get reads shift, claims offer s by moving resolved from s to s+1,
+// then reads the key from its slot and frees it. shift changes only
+// with a new batch, once offer s is claimed, so a claim that succeeds
+// proves the shift read is that of offer s's batch. A Get descheduled
+// between its claim and its read holds up its slot alone: a batch ends
+// short of a held slot, and the next one starts past it.
 type handoff[K comparable] struct {
-	_        [64]byte      // the Gets' lines apart from the queue's own state
-	resolved atomic.Uint64 // offers claimed by a Get or recalled
-	filled   atomic.Uint64 // offers made
-	ring     *offerRing[K] // made by the first offer
-	cursor   uint8         // where the lock's holder looks for a free slot next
+	_        [64]byte              // the Gets' lines apart from the queue's own state
+	resolved atomic.Uint64         // offers claimed by a Get or recalled
+	filled   atomic.Uint64         // offers made
+	shift    atomic.Uint32         // the slot of offer s is (s+shift) mod offerSlots
+	cursor   uint32                // the slot after the last batch's
+	ring     *[offerSlots]offer[K] // made by the first offer
 
 	// dones are the keys of Done calls that found the queue's lock busy
 	// (see doneLater); pending is len(dones), read without mu by every
@@ -54,25 +58,16 @@ type handoff[K comparable] struct {
 	_       [64]byte
 }
 
-// offerRing holds the offered keys.
-type offerRing[K comparable] struct {
-	// slotOf is the slot of offer s at s mod offerSlots. A Get reads it
-	// before its claim: the entry is given to offer s+offerSlots only in
-	// a batch made once offer s is claimed, so a claim that succeeds
-	// proves the slot read is offer s's.
-	slotOf [offerSlots]atomic.Uint32
-	slots  [offerSlots]offer[K]
-}
-
 // offer is a key in the hand-off, with what recall needs to queue it
 // again where it was.
 type offer[K comparable] struct {
 	key K
 	rec int32
-	// held: the slot holds an offer whose key no Get has read yet. Set by
-	// the lock's holder as it offers a key here, cleared by the Get that
-	// claimed it once it has the key, or by a recall.
-	held atomic.Bool
+	// held is 1 while the slot holds an offer whose key no Get has read
+	// yet: set by the lock's holder as it offers a key here (before
+	// filled publishes it), cleared atomically by the Get that claimed
+	// it once it has the key, or by a recall.
+	held uint32
 	at   int64 // its ring slot's time
 	// started is when a Get claimed it, with metrics on (notStarted
 	// until then): the claiming Get holds no lock to write it in the
@@ -99,12 +94,11 @@ func (h *handoff[K]) take() (key K, ok bool) {
 		if s >= h.filled.Load() {
 			return key, false
 		}
-		r := h.ring // made before the first offer: filled > 0
-		slot := r.slotOf[s%offerSlots].Load()
+		shift := h.shift.Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			o := &r.slots[slot%offerSlots]
+			o := &h.ring[(s+uint64(shift))%offerSlots]
 			key, o.key = o.key, key
-			o.held.Store(false)
+			atomic.StoreUint32(&o.held, 0)
 			return key, true
 		}
 	}
@@ -121,14 +115,13 @@ func (h *handoff[K]) takeTimed(now int64) (key K, queuedAt int64, ok bool) {
 		if s >= h.filled.Load() {
 			return key, 0, false
 		}
-		r := h.ring
-		slot := r.slotOf[s%offerSlots].Load()
+		shift := h.shift.Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			o := &r.slots[slot%offerSlots]
+			o := &h.ring[(s+uint64(shift))%offerSlots]
 			key, o.key = o.key, key
 			queuedAt = o.at
 			atomic.StoreInt64(&o.started, now)
-			o.held.Store(false)
+			atomic.StoreUint32(&o.held, 0)
 			return key, queuedAt, true
 		}
 	}
@@ -171,12 +164,12 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 // offerLocked moves up to maxOffer more queued keys to the hand-off, if
 // every key offered before was claimed, so that the next Gets take them
 // without q.mu. The keys are those popLocked would hand out next, in
-// that order (fewer if few slots are free). A batch recalled by an add
-// of a higher priority halves the next ones, and a batch claimed whole
-// doubles them again up to maxOffer: a controller drains its initial
-// list and resyncs below priority 0 while it adds changes at 0, and each
-// such add would otherwise put back up to maxOffer keys for the next Get
-// to offer again.
+// that order (fewer if a slot of the run is held). A batch recalled by
+// an add of a higher priority halves the next ones, and a batch claimed
+// whole doubles them again up to maxOffer: a controller drains its
+// initial list and resyncs below priority 0 while it adds changes at 0,
+// and each such add would otherwise put back up to maxOffer keys for
+// the next Get to offer again.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
 	if q.ready == 0 || q.noHandoff {
@@ -187,7 +180,11 @@ func (q *Queue[K]) offerLocked() {
 		return
 	}
 	if h.ring == nil {
-		h.ring = new(offerRing[K])
+		h.ring = new([offerSlots]offer[K])
+	}
+	first, ok := h.freeSlotLocked()
+	if !ok {
+		return // every slot held by a Get that has not read its key yet
 	}
 	if q.recalled {
 		q.recalled = false
@@ -195,49 +192,53 @@ func (q *Queue[K]) offerLocked() {
 		q.offerShrink-- // the last batch was claimed whole: offer more
 	}
 	q.offerPrio = maxPrio
-	s := f
+	s, slot := f, first
 	for most := f + maxOffer>>q.offerShrink; q.ready > 0 && s < most; s++ {
-		slot, ok := h.freeSlotLocked()
-		if !ok {
-			break // Gets claimed the other slots' keys and have not read them yet
+		o := &h.ring[slot%offerSlots]
+		if s > f && atomic.LoadUint32(&o.held) != 0 {
+			break // its Get claimed it and has not read its key yet
 		}
-		o := &h.ring.slots[slot]
 		if q.timed {
-			q.keepStartLocked(slot)
+			q.keepStartLocked(o, uint8(slot%offerSlots))
 		}
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered
 		r.gen = s // its offer number; it is in no ring
-		r.slot = slot
+		r.slot = uint8(slot % offerSlots)
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
-		o.key, o.rec, o.at, o.started = r.key, rec, r.queuedAt, notStarted
-		o.held.Store(true)
-		h.ring.slotOf[s%offerSlots].Store(uint32(slot))
+		o.key, o.rec, o.at, o.started, o.held = r.key, rec, r.queuedAt, notStarted, 1
+		slot++
 	}
+	h.cursor = slot % offerSlots
+	h.shift.Store(uint32((uint64(first) - f) % offerSlots))
 	h.filled.Store(s)
 }
 
-// freeSlotLocked returns a slot no offer holds, looking from the
-// cursor on, or false if every slot is held.
-func (h *handoff[K]) freeSlotLocked() (uint8, bool) {
-	for range offerSlots {
-		slot := h.cursor % offerSlots
-		h.cursor = (slot + 1) % offerSlots
-		if !h.ring.slots[slot].held.Load() {
+// freeSlotLocked returns the first slot no offer holds from the cursor
+// on, or false if every slot is held.
+func (h *handoff[K]) freeSlotLocked() (uint32, bool) {
+	for i := range uint32(offerSlots) {
+		slot := (h.cursor + i) % offerSlots
+		if atomic.LoadUint32(&h.ring[slot].held) == 0 {
 			return slot, true
 		}
 	}
 	return 0, false
 }
 
-// keepStartLocked copies the start time of the last offer of a free
-// slot to its key's record, if the record is still marked offered there
-// (its Get claimed it and the lock's holder has not seen that yet),
-// before the slot takes a new offer. With metrics on only.
-func (q *Queue[K]) keepStartLocked(slot uint8) {
-	o := &q.hand.ring.slots[slot]
+// slotOf is the slot of offer s, which is in the last batch.
+func (h *handoff[K]) slotOf(s uint64) *offer[K] {
+	return &h.ring[(s+uint64(h.shift.Load()))%offerSlots]
+}
+
+// keepStartLocked copies the start time of the last offer of slot o
+// (number slot), free now, to its key's record, if the record is still
+// marked offered there (its Get claimed it and the lock's holder has not
+// seen that yet), before the slot takes a new offer. With metrics on
+// only.
+func (q *Queue[K]) keepStartLocked(o *offer[K], slot uint8) {
 	if r := &q.t.recs[o.rec]; r.state&offered != 0 && r.slot == slot {
 		q.takenLocked(r)
 	}
@@ -254,7 +255,7 @@ func (q *Queue[K]) recallLocked() {
 		s = h.resolved.Load()
 	}
 	for i := f; i > s; i-- {
-		o := &h.ring.slots[uint8(h.ring.slotOf[(i-1)%offerSlots].Load())%offerSlots]
+		o := h.slotOf(i - 1)
 		r := &q.t.recs[o.rec]
 		r.state = r.state&^(processing|offered) | queued
 		q.processing--
@@ -269,7 +270,7 @@ func (q *Queue[K]) recallLocked() {
 		lv.ring.pushFront(slot{o.rec, r.gen, o.at})
 		var zero K
 		o.key = zero
-		o.held.Store(false)
+		atomic.StoreUint32(&o.held, 0)
 	}
 	if f > s {
 		q.recalled = true
@@ -282,7 +283,7 @@ func (q *Queue[K]) recallLocked() {
 // queue's lock held; a Get claiming one meanwhile reads only its key.
 func (h *handoff[K]) stamp(now int64) {
 	for i := h.resolved.Load(); i < h.filled.Load(); i++ {
-		h.ring.slots[uint8(h.ring.slotOf[i%offerSlots].Load())%offerSlots].at = now
+		h.slotOf(i).at = now
 	}
 }
 
@@ -319,7 +320,7 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 // claimed, and its offer still in its slot (offerLocked clears the mark
 // before it gives the slot a new offer).
 func (q *Queue[K]) startOf(r *record[K]) int64 {
-	return atomic.LoadInt64(&q.hand.ring.slots[r.slot%offerSlots].started)
+	return atomic.LoadInt64(&q.hand.ring[r.slot%offerSlots].started)
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash

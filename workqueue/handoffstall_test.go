@@ -2,6 +2,7 @@ package workqueue
 
 import (
 	"slices"
+	"sync/atomic"
 	"testing"
 )
 
@@ -26,7 +27,7 @@ func TestHandoffStalledClaim(t *testing.T) {
 			t.Fatalf("Get %d took the lock and offered no key of the %d queued: the stalled claim holds up the hand-off", len(got), q.ready)
 		}
 	}
-	k := readClaimed(q, stalled)
+	k := readClaimed(stalled)
 	if k != keys[1] {
 		t.Fatalf("the stalled Get read %q, want %q", k, keys[1])
 	}
@@ -42,23 +43,22 @@ func TestHandoffStalledClaim(t *testing.T) {
 
 // claimUnread claims the oldest offer as take does, and returns its
 // slot without reading the key: a Get descheduled right after its claim.
-func claimUnread(q *Queue[string]) uint32 {
+func claimUnread(q *Queue[string]) *offer[string] {
 	h := &q.hand
 	for {
 		s := h.resolved.Load()
-		slot := h.ring.slotOf[s%offerSlots].Load()
+		shift := h.shift.Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			return slot
+			return &h.ring[(s+uint64(shift))%offerSlots]
 		}
 	}
 }
 
 // readClaimed reads the key of the offer claimed by claimUnread, as its
 // Get does once it runs again.
-func readClaimed(q *Queue[string], slot uint32) string {
-	o := &q.hand.ring.slots[slot]
+func readClaimed(o *offer[string]) string {
 	k := o.key
 	o.key = ""
-	o.held.Store(false)
+	atomic.StoreUint32(&o.held, 0)
 	return k
 }
