@@ -29,7 +29,16 @@ type AddOptions struct {
 // change that prompted the Add is not lost). Add does nothing once the
 // queue is shut down. It never blocks.
 func (q *Queue[K]) Add(key K) {
-	hash := q.lockHashing(key)
+	var hash uint32
+	if f := q.dups.Load(); f != nil {
+		hash = q.t.hash(key)
+		if f.queued(stringOf(key), hash) {
+			return // queued already: nothing to change
+		}
+		q.lockHashed()
+	} else {
+		hash = q.lockHashing(key)
+	}
 	if !q.shutdown {
 		q.addLocked(key, hash, 0)
 	}
@@ -44,7 +53,11 @@ func (q *Queue[K]) addLocked(key K, hash uint32, prio int32) {
 	if rec < 0 {
 		rec = q.t.insert(key, pos, hash)
 	} else if r := &q.t.recs[rec]; r.state == queued && prio <= r.prio && prio <= q.offerPrio {
-		return // as wantLocked: no offer to recall for it, no rank to raise
+		// As wantLocked: no offer to recall for it, no rank to raise.
+		if r.prio >= 0 && q.t.stringKeys {
+			q.noteDupLocked(r)
+		}
+		return
 	}
 	q.wantLocked(rec, prio)
 }

@@ -213,6 +213,7 @@ func (q *Queue[K]) offerLocked() {
 	}
 	h.cursor = slot % offerSlots
 	h.shift.Store(uint32((uint64(first) - f) % offerSlots))
+	q.markLowOffersLocked(q.offerPrio < 0)
 	h.filled.Store(s)
 }
 

@@ -38,6 +38,7 @@ type record[K comparable] struct {
 	life      uint32 // bumped each time the record is given to a key
 	state     uint8
 	slot      uint8 // offered: its slot in the hand-off (see offerRing)
+	dup       uint8 // queued: Adds that found it queued, or listed (see dupFilter)
 	// backoff is the index plus one of the key's backoff in
 	// Queue.backoffs while backingOff (it fits in the padding after
 	// state: records stay 72 bytes for string keys).
