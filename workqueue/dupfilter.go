@@ -22,8 +22,7 @@ import (
 const (
 	dupBits    = 10 // the filter has 1 << dupBits slots
 	dupsToList = 2
-	// listed in record.dup: the key is in the filter (or was, until a key
-	// of the same slot took the slot).
+	// listed in record.dup: the key is in the filter.
 	listed = 0xff
 )
 
@@ -34,9 +33,9 @@ const (
 	lenMask = 1<<lenBits - 1
 )
 
-// dupFilter holds the listed keys, one per slot, by hash: a key whose
-// slot holds another key is not listed (the last to be listed keeps the
-// slot).
+// dupFilter holds the listed keys, one per slot, each key in one of two
+// slots chosen by its hash: a key whose two slots hold other keys is not
+// listed.
 type dupFilter struct {
 	// lowOffered: the hand-off may hold offers below priority 0, which an
 	// Add at 0 recalls (see wantLocked): no Add may skip the lock.
@@ -55,17 +54,28 @@ type dupSlot struct {
 	data atomic.Pointer[byte]
 }
 
-func (f *dupFilter) slot(hash uint32) *dupSlot {
-	return &f.slots[hash>>(32-dupBits)]
+// pair is the two slots a key of hash hash may be listed in, on one cache
+// line.
+func (f *dupFilter) pair(hash uint32) *[2]dupSlot {
+	i := hash >> (32 - dupBits) &^ 1
+	return (*[2]dupSlot)(f.slots[i : i+2])
 }
 
 // queued reports whether key, of hash hash, is listed, and so queued at
 // priority 0 or above, with no offer to recall for an Add at 0. It takes
 // no lock and writes nothing.
 func (f *dupFilter) queued(key string, hash uint32) bool {
-	s := f.slot(hash)
+	if len(key) == 0 {
+		return false
+	}
+	s := f.pair(hash)
+	return f.holds(&s[0], key) || f.holds(&s[1], key)
+}
+
+// holds is queued for one slot.
+func (f *dupFilter) holds(s *dupSlot, key string) bool {
 	m := s.meta.Load()
-	if m&lenMask != uint64(len(key)) || len(key) == 0 {
+	if m&lenMask != uint64(len(key)) {
 		return false
 	}
 	p := s.data.Load()
@@ -75,37 +85,46 @@ func (f *dupFilter) queued(key string, hash uint32) bool {
 	return unsafe.String(p, len(key)) == key
 }
 
-// list puts key in its slot. Called with the queue's lock held, when the
-// key is queued at priority 0 or above.
-func (f *dupFilter) list(key string, hash uint32) {
+// list puts key in the first of its slots that is empty, if any, and
+// reports whether it is listed. Called with the queue's lock held, when
+// the key is queued at priority 0 or above. A listed key keeps its slot
+// until it leaves the queue: keys that share slots and are added in turn
+// would otherwise take a slot from each other at every Add.
+func (f *dupFilter) list(key string, hash uint32) bool {
 	if len(key) == 0 || len(key) > lenMask {
-		return
+		return false
 	}
-	s := f.slot(hash)
-	m := s.meta.Load()
 	p := unsafe.StringData(key)
-	if m&lenMask == uint64(len(key)) && s.data.Load() == p {
-		return // listed already
+	pair := f.pair(hash)
+	for i := range pair {
+		s := &pair[i]
+		m := s.meta.Load()
+		if m&lenMask != 0 {
+			if m&lenMask == uint64(len(key)) && s.data.Load() == p {
+				return true // listed already
+			}
+			continue
+		}
+		s.data.Store(p)
+		s.meta.Store((m>>lenBits+1)<<lenBits | uint64(len(key)))
+		return true
 	}
-	v := m >> lenBits
-	if m&lenMask != 0 {
-		v++
-		s.meta.Store(v << lenBits) // empty first: no reader pairs the old length with the new bytes
-	}
-	s.data.Store(p)
-	s.meta.Store((v+1)<<lenBits | uint64(len(key)))
+	return false
 }
 
 // unlist takes key out of its slot if it holds it. Called with the
 // queue's lock held, before the key stops being queued.
 func (f *dupFilter) unlist(key string, hash uint32) {
-	s := f.slot(hash)
-	m := s.meta.Load()
-	if m&lenMask != uint64(len(key)) || s.data.Load() != unsafe.StringData(key) {
-		return // another key took the slot
+	p := unsafe.StringData(key)
+	pair := f.pair(hash)
+	for i := range pair {
+		s := &pair[i]
+		if m := s.meta.Load(); m&lenMask == uint64(len(key)) && s.data.Load() == p {
+			s.meta.Store((m>>lenBits + 1) << lenBits)
+			s.data.Store(nil) // the key's memory is not kept
+			return
+		}
 	}
-	s.meta.Store((m>>lenBits + 1) << lenBits)
-	s.data.Store(nil) // the key's memory is not kept
 }
 
 // stringOf is key as a string; K's kind must be string (table.stringKeys).
@@ -116,11 +135,11 @@ func stringOf[K comparable](key K) string {
 // noteDupLocked counts an Add that found record r queued at priority 0 or
 // above with no offer to recall, and lists its key once it is hot.
 func (q *Queue[K]) noteDupLocked(r *record[K]) {
-	if r.dup != listed {
-		if r.dup++; r.dup < dupsToList {
-			return
-		}
-		r.dup = listed
+	if r.dup == listed {
+		return // listed: an Add came here while low offers might wait
+	}
+	if r.dup++; r.dup < dupsToList {
+		return
 	}
 	f := q.dups.Load()
 	if f == nil {
@@ -128,7 +147,11 @@ func (q *Queue[K]) noteDupLocked(r *record[K]) {
 		f.lowOffered.Store(q.offerPrio < 0)
 		q.dups.Store(f)
 	}
-	f.list(stringOf(r.key), r.hash)
+	if f.list(stringOf(r.key), r.hash) {
+		r.dup = listed
+	} else {
+		r.dup = dupsToList - 1 // both slots held: try again at its next Add
+	}
 }
 
 // unlistLocked takes record r's key out of the filter, if listed, as it

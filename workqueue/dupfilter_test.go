@@ -95,26 +95,34 @@ func TestHotKeyBelowLowOffers(t *testing.T) {
 	}
 }
 
-// TestDupFilterSlot: a slot holds one key; a key of the same slot takes
-// it, and unlisting the first then leaves the second.
-func TestDupFilterSlot(t *testing.T) {
+// TestDupFilterSlots: a key is listed in one of its two slots; a third
+// key of the same slots is not listed while both hold keys, and is once
+// one left.
+func TestDupFilterSlots(t *testing.T) {
 	var f dupFilter
-	const h = 7 << (32 - dupBits)
-	f.list("a", h)
-	if !f.queued("a", h) || f.queued("b", h) || f.queued("aa", h) {
-		t.Fatal("a listed: want a seen, b and aa not")
+	const h = 6 << (32 - dupBits)
+	if !f.list("a", h) || !f.list("bb", h+1<<(32-dupBits)) {
+		t.Fatal("a or bb not listed in an empty filter")
 	}
-	f.list("bb", h)
+	if !f.queued("a", h) || !f.queued("bb", h) || f.queued("b", h) || f.queued("aa", h) {
+		t.Fatal("a and bb listed: want a and bb seen, b and aa not")
+	}
+	if f.list("c", h) || f.queued("c", h) {
+		t.Fatal("c listed with both its slots held")
+	}
 	f.unlist("a", h)
 	if f.queued("a", h) || !f.queued("bb", h) {
-		t.Fatal("bb took the slot, a unlisted: want bb seen, a not")
+		t.Fatal("a unlisted: want bb seen, a not")
+	}
+	if !f.list("c", h) || !f.queued("c", h) {
+		t.Fatal("c not listed in a's slot, free again")
 	}
 	f.unlist("bb", h)
-	if f.queued("bb", h) || f.slots[7].data.Load() != nil {
-		t.Fatal("bb unlisted: want the slot empty")
+	f.unlist("c", h)
+	if f.queued("bb", h) || f.queued("c", h) || f.slots[6].data.Load() != nil || f.slots[7].data.Load() != nil {
+		t.Fatal("bb and c unlisted: want the slots empty")
 	}
-	f.list("", h)
-	if f.queued("", h) {
+	if f.list("", h) || f.queued("", h) {
 		t.Fatal("the empty key is never listed")
 	}
 }
