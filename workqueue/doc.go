@@ -82,7 +82,7 @@
 //
 // Add, Get and Done allocate nothing in a steady state: keys live in a
 // table of records at fixed indexes (open addressing, hashed with
-// hash/maphash), queued keys in ring buffers of record indexes, so Get
+// hash/maphash, string keys with the runtime's string hash), queued keys in ring buffers of record indexes, so Get
 // reaches its key without hashing and Add and Done hash once. A key held
 // costs 90 to 130 bytes with string keys (its record, its share of the
 // index, its ring slot while queued), besides the key's own memory. Like
