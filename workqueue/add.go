@@ -29,11 +29,37 @@ type AddOptions struct {
 // change that prompted the Add is not lost). Add does nothing once the
 // queue is shut down. It never blocks.
 func (q *Queue[K]) Add(key K) {
-	hash := q.lockHashing(key)
+	var hash uint32
+	if f := q.dups.Load(); f != nil {
+		hash = q.t.hash(key)
+		if f.queued(stringOf(key), hash) {
+			return // queued already: nothing to change
+		}
+		q.lockHashed()
+	} else {
+		hash = q.lockHashing(key)
+	}
 	if !q.shutdown {
-		q.wantLocked(q.recordLocked(key, hash), 0)
+		q.addLocked(key, hash, 0)
 	}
 	q.unlock()
+}
+
+// addLocked is Add at priority prio of key, whose hash is hash, with
+// the lock held. A key queued already at that priority or above is
+// checked first: the most common duplicate.
+func (q *Queue[K]) addLocked(key K, hash uint32, prio int32) {
+	rec, pos, _ := q.t.lookup(key, hash)
+	if rec < 0 {
+		rec = q.t.insert(key, pos, hash)
+	} else if r := &q.t.recs[rec]; r.state == queued && prio <= r.prio && prio <= q.offerPrio {
+		// As wantLocked: no offer to recall for it, no rank to raise.
+		if r.prio >= 0 && q.t.stringKeys {
+			q.noteDupLocked(r)
+		}
+		return
+	}
+	q.wantLocked(rec, prio)
 }
 
 // AddWithOptions adds key as Add, AddAfter or AddRateLimited would, with
@@ -44,7 +70,7 @@ func (q *Queue[K]) AddWithOptions(key K, o AddOptions) {
 		// As Add: hashed before the lock is taken.
 		hash := q.lockHashing(key)
 		if !q.shutdown {
-			q.wantLocked(q.recordLocked(key, hash), prio)
+			q.addLocked(key, hash, prio)
 		}
 		q.unlock()
 		return

@@ -82,14 +82,18 @@
 //
 // Add, Get and Done allocate nothing in a steady state: keys live in a
 // table of records at fixed indexes (open addressing, hashed with
-// hash/maphash), queued keys in ring buffers of record indexes, so Get
+// hash/maphash, string keys with the runtime's string hash), queued keys in ring buffers of record indexes, so Get
 // reaches its key without hashing and Add and Done hash once. A key held
 // costs 90 to 130 bytes with string keys (its record, its share of the
 // index, its ring slot while queued), besides the key's own memory. Like
 // a Go map, the queue keeps the memory of the most keys it has held at
 // once (its rings give theirs back).
 //
-// The queue has one lock, which every Add takes. Workers stay off it
+// The queue has one lock, which every Add takes but one: an Add of a
+// string key that is queued at priority 0 or above and was added again
+// while queued before (a hot key) finds it in a small table the lock's
+// holder keeps of such keys, and returns without the lock, as it would
+// have returned under it having changed nothing. Workers stay off it
 // most of the time: a Get that takes it moves up to 32 of the keys
 // queued behind its own to a hand-off, claimed in order by the next Gets
 // with one atomic operation each (they count in Len, are handed out

@@ -13,6 +13,11 @@ import (
 // recalls them (see recallLocked) costs little.
 const maxOffer = 32
 
+// offerSlots is how many offered keys the hand-off holds: two batches,
+// so that a batch can be offered while Gets that claimed offers before
+// are still reading their keys. A power of two, at most 256.
+const offerSlots = 2 * maxOffer
+
 // maxOfferShrink bounds Queue.offerShrink: batches of one key at least.
 const maxOfferShrink = 5
 
@@ -26,17 +31,22 @@ const maxOfferShrink = 5
 //
 // Offers are numbered from 0 in the order they are made, and claimed in
 // that order: offer s is claimed once resolved > s. Only the holder of
-// the queue's lock makes offers (a batch at a time, when every offer of
-// the last batch is claimed and read) or recalls them; a Get claims offer
-// s by moving resolved from s to s+1, then reads its key and counts it
-// read, so a batch's keys are not overwritten while a Get reads one.
+// the queue's lock makes offers (a batch at a time, once every offer
+// before is claimed) or recalls them. A batch's keys wait in a run of
+// free slots of the ring, offer s in slot (s+shift) mod offerSlots: a
+// Get reads shift, claims offer s by moving resolved from s to s+1,
+// then reads the key from its slot and frees it. shift changes only
+// with a new batch, once offer s is claimed, so a claim that succeeds
+// proves the shift read is that of offer s's batch. A Get descheduled
+// between its claim and its read holds up its slot alone: a batch ends
+// short of a held slot, and the next one starts past it.
 type handoff[K comparable] struct {
-	_        [64]byte      // the Gets' lines apart from the queue's own state
-	resolved atomic.Uint64 // offers claimed by a Get or recalled
-	filled   atomic.Uint64 // offers made
-	read     atomic.Uint64 // offers claimed whose key was read
-	first    uint64        // the number of keys[0]'s offer
-	keys     []offer[K]    // the last batch
+	_        [64]byte              // the Gets' lines apart from the queue's own state
+	resolved atomic.Uint64         // offers claimed by a Get or recalled
+	filled   atomic.Uint64         // offers made
+	shift    atomic.Uint32         // the slot of offer s is (s+shift) mod offerSlots
+	cursor   uint32                // the slot after the last batch's
+	ring     *[offerSlots]offer[K] // made by the first offer
 
 	// dones are the keys of Done calls that found the queue's lock busy
 	// (see doneLater); pending is len(dones), read without mu by every
@@ -53,7 +63,12 @@ type handoff[K comparable] struct {
 type offer[K comparable] struct {
 	key K
 	rec int32
-	at  int64 // its ring slot's time
+	// held is 1 while the slot holds an offer whose key no Get has read
+	// yet: set by the lock's holder as it offers a key here (before
+	// filled publishes it), cleared atomically by the Get that claimed
+	// it once it has the key, or by a recall.
+	held uint32
+	at   int64 // its ring slot's time
 	// started is when a Get claimed it, with metrics on (notStarted
 	// until then): the claiming Get holds no lock to write it in the
 	// key's record, so the lock's holder copies it there (takenLocked).
@@ -79,11 +94,11 @@ func (h *handoff[K]) take() (key K, ok bool) {
 		if s >= h.filled.Load() {
 			return key, false
 		}
+		shift := h.shift.Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			// The batch of offer s stays until this read is counted.
-			o := &h.keys[s-h.first]
+			o := &h.ring[(s+uint64(shift))%offerSlots]
 			key, o.key = o.key, key
-			h.read.Add(1)
+			atomic.StoreUint32(&o.held, 0)
 			return key, true
 		}
 	}
@@ -92,22 +107,21 @@ func (h *handoff[K]) take() (key K, ok bool) {
 // takeTimed is take with metrics on: it stamps the offer it claims with
 // now, the claiming Get's start time (for the lock's holder to copy to
 // the key's record, see takenLocked), and returns the key's queue time.
-// The caller reads the clock before the claim: no new batch is offered
-// until every claimed offer is counted read, so a clock read between the
-// claim and the count, had the thread been descheduled there, kept every
-// other Get on the lock meanwhile.
+// The caller reads the clock before the claim, to keep it out of the
+// time the slot is held after the claim.
 func (h *handoff[K]) takeTimed(now int64) (key K, queuedAt int64, ok bool) {
 	for {
 		s := h.resolved.Load()
 		if s >= h.filled.Load() {
 			return key, 0, false
 		}
+		shift := h.shift.Load()
 		if h.resolved.CompareAndSwap(s, s+1) {
-			o := &h.keys[s-h.first]
+			o := &h.ring[(s+uint64(shift))%offerSlots]
 			key, o.key = o.key, key
 			queuedAt = o.at
 			atomic.StoreInt64(&o.started, now)
-			h.read.Add(1)
+			atomic.StoreUint32(&o.held, 0)
 			return key, queuedAt, true
 		}
 	}
@@ -148,53 +162,86 @@ func (h *handoff[K]) waiting(r *record[K]) bool {
 }
 
 // offerLocked moves up to maxOffer more queued keys to the hand-off, if
-// every key offered before was claimed and read, so that the next Gets
-// take them without q.mu. The keys are those popLocked would hand out
-// next, in that order. A batch recalled by an add of a higher priority
-// halves the next ones, and a batch claimed whole doubles them again up
-// to maxOffer: a controller drains its initial list and resyncs below
-// priority 0 while it adds changes at 0, and each such add would
-// otherwise put back up to maxOffer keys for the next Get to offer again.
+// every key offered before was claimed, so that the next Gets take them
+// without q.mu. The keys are those popLocked would hand out next, in
+// that order (fewer if a slot of the run is held). A batch recalled by
+// an add of a higher priority halves the next ones, and a batch claimed
+// whole doubles them again up to maxOffer: a controller drains its
+// initial list and resyncs below priority 0 while it adds changes at 0,
+// and each such add would otherwise put back up to maxOffer keys for
+// the next Get to offer again.
 func (q *Queue[K]) offerLocked() {
 	h := &q.hand
 	if q.ready == 0 || q.noHandoff {
 		return
 	}
 	f := h.filled.Load()
-	if h.resolved.Load() != f || h.read.Load() != f {
+	if h.resolved.Load() != f {
 		return
 	}
-	if q.timed {
-		q.keepStartsLocked()
+	if h.ring == nil {
+		h.ring = new([offerSlots]offer[K])
+	}
+	first, ok := h.freeSlotLocked()
+	if !ok {
+		return // every slot held by a Get that has not read its key yet
 	}
 	if q.recalled {
 		q.recalled = false
 	} else if q.offerShrink > 0 {
 		q.offerShrink-- // the last batch was claimed whole: offer more
 	}
-	h.keys, h.first = h.keys[:0], f
 	q.offerPrio = maxPrio
-	for n, most := 0, maxOffer>>q.offerShrink; q.ready > 0 && n < most; n++ {
+	s, slot := f, first
+	for most := f + maxOffer>>q.offerShrink; q.ready > 0 && s < most; s++ {
+		o := &h.ring[slot%offerSlots]
+		if s > f && atomic.LoadUint32(&o.held) != 0 {
+			break // its Get claimed it and has not read its key yet
+		}
+		if q.timed {
+			q.keepStartLocked(o, uint8(slot%offerSlots))
+		}
 		rec := q.popLocked()
 		r := &q.t.recs[rec]
 		r.state = r.state&^queued | processing | offered
-		r.gen = f + uint64(n) // its offer number; it is in no ring
+		r.gen = s // its offer number; it is in no ring
+		r.slot = uint8(slot % offerSlots)
 		q.processing++
 		q.offerPrio = min(q.offerPrio, r.prio)
-		h.keys = append(h.keys, offer[K]{key: r.key, rec: rec, at: r.queuedAt, started: notStarted})
+		o.key, o.rec, o.at, o.started, o.held = r.key, rec, r.queuedAt, notStarted, 1
+		slot++
 	}
-	h.filled.Store(f + uint64(len(h.keys)))
+	h.cursor = slot % offerSlots
+	h.shift.Store(uint32((uint64(first) - f) % offerSlots))
+	q.markLowOffersLocked(q.offerPrio < 0)
+	h.filled.Store(s)
 }
 
-// keepStartsLocked copies the start times of the last batch's keys still
-// marked offered, which were claimed (the others were recalled), to their
-// records before the batch goes. With metrics on only.
-func (q *Queue[K]) keepStartsLocked() {
-	h := &q.hand
-	for i := range h.keys {
-		if r := &q.t.recs[h.keys[i].rec]; r.state&offered != 0 {
-			q.takenLocked(r)
+// freeSlotLocked returns the first slot no offer holds from the cursor
+// on, or false if every slot is held.
+func (h *handoff[K]) freeSlotLocked() (uint32, bool) {
+	for i := range uint32(offerSlots) {
+		slot := (h.cursor + i) % offerSlots
+		if atomic.LoadUint32(&h.ring[slot].held) == 0 {
+			return slot, true
 		}
+	}
+	return 0, false
+}
+
+// slotOf is the slot of offer s, which is in the last batch.
+func (h *handoff[K]) slotOf(s uint64) *offer[K] {
+	return &h.ring[(s+uint64(h.shift.Load()))%offerSlots]
+}
+
+// keepStartLocked copies the start time of the last offer of slot o
+// (number slot), free now, to its key's record, if the record is still
+// marked offered there (its Get claimed it and the lock's holder has not
+// seen that yet), before the slot takes a new offer. With metrics on
+// only.
+func (q *Queue[K]) keepStartLocked(o *offer[K], slot uint8) {
+	if r := &q.t.recs[o.rec]; r.state&offered != 0 && r.slot == slot {
+		q.takenLocked(r)
 	}
 }
 
@@ -209,7 +256,7 @@ func (q *Queue[K]) recallLocked() {
 		s = h.resolved.Load()
 	}
 	for i := f; i > s; i-- {
-		o := &h.keys[i-1-h.first]
+		o := h.slotOf(i - 1)
 		r := &q.t.recs[o.rec]
 		r.state = r.state&^(processing|offered) | queued
 		q.processing--
@@ -222,10 +269,11 @@ func (q *Queue[K]) recallLocked() {
 			q.busy++
 		}
 		lv.ring.pushFront(slot{o.rec, r.gen, o.at})
-		*o = offer[K]{}
+		var zero K
+		o.key = zero
+		atomic.StoreUint32(&o.held, 0)
 	}
 	if f > s {
-		h.read.Add(f - s)
 		q.recalled = true
 		q.offerShrink = min(q.offerShrink+1, maxOfferShrink)
 	}
@@ -236,7 +284,7 @@ func (q *Queue[K]) recallLocked() {
 // queue's lock held; a Get claiming one meanwhile reads only its key.
 func (h *handoff[K]) stamp(now int64) {
 	for i := h.resolved.Load(); i < h.filled.Load(); i++ {
-		h.keys[i-h.first].at = now
+		h.slotOf(i).at = now
 	}
 }
 
@@ -270,10 +318,10 @@ func (q *Queue[K]) claimedLocked(r *record[K]) bool {
 
 // startOf is when the Get that claimed record r's offer did so, or
 // notStarted if that Get has not recorded it yet. r is offered and
-// claimed, and its offer in the current batch (offerLocked clears the
-// marks of the batch before).
+// claimed, and its offer still in its slot (offerLocked clears the mark
+// before it gives the slot a new offer).
 func (q *Queue[K]) startOf(r *record[K]) int64 {
-	return atomic.LoadInt64(&q.hand.keys[r.gen-q.hand.first].started)
+	return atomic.LoadInt64(&q.hand.ring[r.slot%offerSlots].started)
 }
 
 // finished is a key whose Done found the queue's lock busy, with its hash

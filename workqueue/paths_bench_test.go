@@ -85,3 +85,21 @@ func benchKeys(n int) []string {
 	}
 	return keys
 }
+
+// BenchmarkAddQueued adds keys already queued, on one goroutine: what a
+// duplicate Add costs without contention (the dedup workload's most
+// common call).
+func BenchmarkAddQueued(b *testing.B) {
+	keys := benchKeys(200)
+	q := mustNew[string](b, Options{})
+	for _, k := range keys {
+		q.Add(k)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, k := range keys {
+			q.Add(k)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(keys)), "ns/key")
+}

@@ -83,6 +83,9 @@ func (q *Queue[K]) popLocked() int32 {
 			}
 		}
 		if r := &q.t.recs[s.rec]; r.gen == s.gen && r.state&queued != 0 {
+			if r.dup != 0 {
+				q.unlistLocked(r)
+			}
 			q.ready--
 			return s.rec
 		}

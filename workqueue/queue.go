@@ -72,6 +72,9 @@ type Queue[K comparable] struct {
 
 	metrics Metrics
 	epoch   time.Time // the queue's times are nanoseconds since epoch (monotonic)
+	// dups lists the string keys queued and added again and again, for
+	// Add to skip the lock (see dupFilter); nil until a key is listed.
+	dups atomic.Pointer[dupFilter]
 
 	// hand holds keys taken from the queue's front for the next Gets,
 	// which take them without mu; offerPrio is the lowest priority among
@@ -241,6 +244,15 @@ func (q *Queue[K]) lockHashing(key K) uint32 {
 	}
 	q.lock()
 	return q.t.hash(key)
+}
+
+// lockHashed takes the lock of a queue that is made, for a caller that
+// hashed its key already.
+func (q *Queue[K]) lockHashed() {
+	q.mu.Lock()
+	if q.hand.pending.Load() > 0 {
+		q.applyDonesLocked()
+	}
 }
 
 // now is the time on the queue's clock.

@@ -3,6 +3,7 @@ package workqueue
 import (
 	"context"
 	"math/rand/v2"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -17,6 +18,23 @@ import (
 //   - no add is lost: every key's last Get started after its last Add;
 //   - ShutDownWithDrain returns once everything is Done.
 func TestManyProducersAndWorkers(t *testing.T) {
+	hammer(t, func(i int) int { return i }, func(k int) int { return k })
+}
+
+// TestManyProducersAndWorkersStringKeys is TestManyProducersAndWorkers
+// with string keys, which the dedup filter lists when added again while
+// queued (see dupFilter): each Add makes its key anew, as a controller's
+// event handlers do.
+func TestManyProducersAndWorkersStringKeys(t *testing.T) {
+	hammer(t, func(i int) string { return strconv.Itoa(i) }, func(k string) int {
+		i, _ := strconv.Atoi(k)
+		return i
+	})
+}
+
+// hammer runs TestManyProducersAndWorkers with the keys key(0..255);
+// index maps a key back.
+func hammer[K comparable](t *testing.T, key func(int) K, index func(K) int) {
 	const (
 		keys      = 256
 		producers = 8
@@ -26,7 +44,7 @@ func TestManyProducersAndWorkers(t *testing.T) {
 	if testing.Short() {
 		adds = 4000
 	}
-	q := mustNew[int](t, Options{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond, Jitter: 0.5, QPS: 1e6, Burst: 1000})
+	q := mustNew[K](t, Options{BaseDelay: time.Microsecond, MaxDelay: time.Millisecond, Jitter: 0.5, QPS: 1e6, Burst: 1000})
 	var (
 		added    [keys]atomic.Int64 // plain Adds of each key, counted before the Add
 		busy     [keys]atomic.Int32 // workers processing each key
@@ -41,17 +59,17 @@ func TestManyProducersAndWorkers(t *testing.T) {
 				k := rng.IntN(keys)
 				switch rng.IntN(10) {
 				case 0:
-					q.AddAfter(k, time.Duration(rng.IntN(100))*time.Microsecond)
+					q.AddAfter(key(k), time.Duration(rng.IntN(100))*time.Microsecond)
 				case 1:
-					q.AddRateLimited(k)
+					q.AddRateLimited(key(k))
 				case 2:
-					q.Forget(k)
+					q.Forget(key(k))
 				case 3:
 					added[k].Add(1)
-					q.AddWithOptions(k, AddOptions{Priority: rng.IntN(5) - 2})
+					q.AddWithOptions(key(k), AddOptions{Priority: rng.IntN(5) - 2})
 				default:
 					added[k].Add(1)
-					q.Add(k)
+					q.Add(key(k))
 				}
 			}
 		})
@@ -64,7 +82,7 @@ func TestManyProducersAndWorkers(t *testing.T) {
 				if w%2 == 0 {
 					ctx, cancel = context.WithTimeout(ctx, time.Duration(rng.IntN(50))*time.Microsecond)
 				}
-				k, err := q.Get(ctx)
+				kk, err := q.Get(ctx)
 				cancel()
 				if err == ErrShutDown {
 					return
@@ -72,6 +90,7 @@ func TestManyProducersAndWorkers(t *testing.T) {
 				if err != nil {
 					continue // the short ctx ended
 				}
+				k := index(kk)
 				gets.Add(1)
 				if n := busy[k].Add(1); n != 1 {
 					t.Errorf("key %d processed by %d workers at once", k, n)
@@ -81,7 +100,7 @@ func TestManyProducersAndWorkers(t *testing.T) {
 					time.Sleep(time.Duration(rng.IntN(20)) * time.Microsecond)
 				}
 				busy[k].Add(-1)
-				q.Done(k)
+				q.Done(kk)
 			}
 		})
 	}

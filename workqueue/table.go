@@ -3,6 +3,9 @@ package workqueue
 import (
 	"hash/maphash"
 	"math"
+	"math/rand/v2"
+	"reflect"
+	"unsafe"
 )
 
 // Bits of record.state. A key can be queued or processing, not both; it
@@ -34,6 +37,8 @@ type record[K comparable] struct {
 	hash      uint32 // the key's hash, whose low bits are its home in the index
 	life      uint32 // bumped each time the record is given to a key
 	state     uint8
+	slot      uint8 // offered: its slot in the hand-off (see offerRing)
+	dup       uint8 // queued: Adds that found it queued, or listed (see dupFilter)
 	// backoff is the index plus one of the key's backoff in
 	// Queue.backoffs while backingOff (it fits in the padding after
 	// state: records stay 72 bytes for string keys).
@@ -48,23 +53,33 @@ type record[K comparable] struct {
 // low bits are its home) and its record's index plus one (0 is empty).
 // Like a Go map, a table keeps the memory of the most keys it has held.
 type table[K comparable] struct {
-	seed  maphash.Seed
-	index []uint64
-	recs  []record[K]
-	free  []int32 // indexes of unused records
-	n     int     // keys held
+	seed maphash.Seed
+	// stringKeys: K is a string type (its kind is string), hashed with
+	// strhash and strSeed instead of maphash.Comparable.
+	stringKeys bool
+	strSeed    uintptr
+	index      []uint64
+	recs       []record[K]
+	free       []int32 // indexes of unused records
+	n          int     // keys held
 }
 
 const minIndex = 16
 
 func (t *table[K]) init() {
 	t.seed = maphash.MakeSeed()
+	t.stringKeys = reflect.TypeFor[K]().Kind() == reflect.String
+	t.strSeed = uintptr(rand.Uint64())
 	t.index = make([]uint64, minIndex)
 }
 
-// hash returns key's hash. It reads only the seed, so it may be called
-// without the queue's lock once the table is made.
+// hash returns key's hash. It reads only the seeds and stringKeys, so it
+// may be called without the queue's lock once the table is made.
 func (t *table[K]) hash(key K) uint32 {
+	if t.stringKeys {
+		// A string type has a string's layout.
+		return uint32(strhash(unsafe.Pointer(&key), t.strSeed))
+	}
 	return uint32(maphash.Comparable(t.seed, key))
 }
 
