@@ -43,6 +43,9 @@ func (d *Decoder) shortString() (string, bool) {
 	if d.Table != nil {
 		return d.Table.String(b), true
 	}
+	if s, ok := d.arena.CarveShort(b); ok {
+		return s, true
+	}
 	return d.arena.Carve(b, len(buf)-end), true
 }
 

@@ -57,3 +57,39 @@ func TestInternRepeatedSurvivesUniques(t *testing.T) {
 		}
 	}
 }
+
+// internHash gives a string the same hash whatever follows it in its
+// slice's capacity (a short string is read as one masked word when the
+// capacity holds it, byte by byte when not), and every byte counts:
+// changing any one byte, or swapping the first two words, changes it.
+func TestInternHashReadsEveryByteAndNoMore(t *testing.T) {
+	for n := 0; n <= 80; n++ {
+		s := make([]byte, n)
+		for i := range s {
+			s[i] = byte('a' + i%26)
+		}
+		want := internHash(s[:n:n])
+		roomy := append(make([]byte, 0, n+16), s...)
+		for i := n; i < n+16; i++ {
+			roomy[:n+16][i] = 0xff
+		}
+		if got := internHash(roomy); got != want {
+			t.Errorf("%d bytes: %x with bytes past the length, %x without", n, got, want)
+		}
+		for i := 0; i < n; i++ {
+			c := append([]byte(nil), s...)
+			c[i] ^= 0x01
+			if internHash(c) == want {
+				t.Errorf("%d bytes: changing byte %d keeps the hash", n, i)
+			}
+		}
+		if n >= 16 {
+			c := append([]byte(nil), s...)
+			copy(c[:8], s[8:16])
+			copy(c[8:16], s[:8])
+			if internHash(c) == want {
+				t.Errorf("%d bytes: swapping the first two words keeps the hash", n)
+			}
+		}
+	}
+}

@@ -33,6 +33,27 @@ func (a *StringArena) Carve(b []byte, left int) string {
 	return unsafe.String(unsafe.SliceData(s), n)
 }
 
+// CarveShort carves b (1 to 32 bytes) as Carve does, but copies it as
+// one 32-byte block (two vector moves) instead of calling memmove,
+// reading past len(b) into b's capacity: what lands past len(b) is in
+// the chunk's unused part, which the next carve overwrites. It reports
+// false and carves nothing when b is empty or longer, its capacity short
+// of 32 bytes, or the chunk has less than 32 left: the caller then calls
+// Carve.
+func (a *StringArena) CarveShort(b []byte) (string, bool) {
+	n := len(b)
+	if uint(n-1) >= 32 || len(a.chunk)-a.used < 32 || cap(b) < 32 {
+		return "", false
+	}
+	// Both hold 32 bytes from these pointers (checked above).
+	dst := unsafe.Add(unsafe.Pointer(unsafe.SliceData(a.chunk)), a.used)
+	src := unsafe.Pointer(unsafe.SliceData(b))
+	*(*[16]byte)(dst) = *(*[16]byte)(src)
+	*(*[16]byte)(unsafe.Add(dst, 16)) = *(*[16]byte)(unsafe.Add(src, 16))
+	a.used += n
+	return unsafe.String((*byte)(dst), n), true
+}
+
 // Drop forgets the chunk, so that the next carve starts a new one (a
 // chunk never holds the strings of two decodes).
 func (a *StringArena) Drop() { a.chunk, a.used = nil, 0 }
