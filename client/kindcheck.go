@@ -78,10 +78,21 @@ func (r *Resource[T]) checkKindBeforeItems(apiVersion, kind string) error {
 // checkNamespace verifies that an object read from r's collection is in
 // r's namespace when r has one: a list or watch of namespace default
 // that hands over an object of kube-system is a broken or hostile
-// answer, and a cache of default would hold it. An object that names no
-// namespace is left alone (it is keyed as the caller's own).
-func (r *Resource[T]) checkNamespace(ns string) error {
-	if r.namespace == "" || ns == "" || ns == r.namespace || (r.info.scopeKnown && !r.info.namespaced) {
+// answer, and a cache of default would hold it. An object of r's
+// namespace that names none is given it, so that a cache keys it where
+// its listers look; one that names none in a list or watch of every
+// namespace of a namespaced kind cannot be keyed and is refused.
+func (r *Resource[T]) checkNamespace(obj T) error {
+	ns := obj.GetNamespace()
+	switch {
+	case r.info.scopeKnown && !r.info.namespaced:
+		return nil
+	case ns == "" && r.namespace != "":
+		obj.SetNamespace(r.namespace)
+		return nil
+	case ns == "" && r.info.scopeKnown:
+		return fmt.Errorf("the object %q of a namespaced kind names no namespace: %w", errtext.Cut(obj.GetName()), codec.ErrMalformed)
+	case ns == "" || r.namespace == "" || ns == r.namespace:
 		return nil
 	}
 	return fmt.Errorf("the object is in namespace %q, want %q: %w", errtext.Cut(ns), r.namespace, codec.ErrMalformed)

@@ -77,7 +77,7 @@ func (r *Resource[T]) List(ctx context.Context, opts ListOptions) (*List[T], err
 		if err := checkItemName(i, obj.GetName()); err != nil {
 			return nil, requestError(req, nil, err)
 		}
-		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
+		if err := r.checkNamespace(obj); err != nil {
 			return nil, requestError(req, nil, err)
 		}
 	}

@@ -77,7 +77,7 @@ func (r *Resource[T]) ListStream(ctx context.Context, opts ListOptions, each fun
 			return err
 		}
 		items++
-		if err := r.checkNamespace(obj.GetNamespace()); err != nil {
+		if err := r.checkNamespace(obj); err != nil {
 			return err
 		}
 		return handOver(obj)

@@ -67,7 +67,7 @@ type Watcher[T Object] struct {
 	checkKind func(apiVersion, kind string, list bool) error
 	// checkNamespace is the Resource's: events hold objects of its
 	// namespace.
-	checkNamespace func(ns string) error
+	checkNamespace func(T) error
 }
 
 // watchEndGrace is how long past its timeoutSeconds a watch may run
@@ -150,7 +150,7 @@ func (w *Watcher[T]) next() (Event[T], error) {
 		if obj.GetName() == "" { // an empty or null object: nothing a cache could key
 			return Event[T]{}, errorf("watch %s event: the object has no name: %w", typ, codec.ErrMalformed)
 		}
-		if err := w.checkNamespace(obj.GetNamespace()); err != nil {
+		if err := w.checkNamespace(obj); err != nil {
 			return Event[T]{}, errorf("watch %s event: %w", typ, err)
 		}
 	case Bookmark:
