@@ -10,46 +10,30 @@ import (
 // reach its cache.
 type scopeFilter struct {
 	namespace string // "" for all namespaces, or not known (New)
-	labels    selector.Labels
-	fields    []selector.FieldTerm // metadata.name and metadata.namespace only
+	selected  selector.Metadata
 }
 
+// newScopeFilter parses the selectors; New has checked them, and a pair
+// that does not parse here counts as covering everything.
 func newScopeFilter(namespace string, labels, fields client.Selector) scopeFilter {
 	f := scopeFilter{namespace: namespace}
-	if labels != nil {
-		if l, err := selector.ParseLabels(labels.String()); err == nil {
-			f.labels = l
-		}
-	}
-	if fields != nil {
-		if fs, err := selector.ParseFields(fields.String()); err == nil {
-			for _, t := range fs.Terms() {
-				if t.Field == "metadata.name" || t.Field == "metadata.namespace" {
-					f.fields = append(f.fields, t)
-				}
-			}
-		}
-	}
+	f.selected, _ = selector.ParseMetadata(selectorString(labels), selectorString(fields))
 	return f
+}
+
+// selectorString is sel's text, "" (everything) for none.
+func selectorString(sel client.Selector) string {
+	if sel == nil {
+		return ""
+	}
+	return sel.String()
 }
 
 func (f scopeFilter) covers(namespace, name string, labels map[string]string) bool {
 	if f.namespace != "" && namespace != f.namespace {
 		return false
 	}
-	if !f.labels.Matches(labels) {
-		return false
-	}
-	for _, t := range f.fields {
-		v := name
-		if t.Field == "metadata.namespace" {
-			v = namespace
-		}
-		if (v == t.Value) == t.Not {
-			return false
-		}
-	}
-	return true
+	return f.selected.Matches(namespace, name, labels)
 }
 
 // Covers reports whether an object of this namespace, name and labels

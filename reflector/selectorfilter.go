@@ -14,53 +14,29 @@ import (
 // selectors (a proxy dropping the query, an aggregated server without
 // them) would otherwise fill the store with the whole collection.
 type selectorFilter struct {
-	labels selector.Labels
-	fields []selector.FieldTerm
+	selector.Metadata
 	logged *atomic.Bool // the first stray has been logged
 }
 
-// newSelectorFilter parses the selectors; New has checked them, and one
-// that does not parse here filters nothing on the client.
+// newSelectorFilter parses the selectors; New has checked them, and a
+// pair that does not parse here filters nothing on the client.
 func newSelectorFilter(labels, fields client.Selector) selectorFilter {
-	f := selectorFilter{logged: new(atomic.Bool)}
-	if labels != nil {
-		if l, err := selector.ParseLabels(labels.String()); err == nil {
-			f.labels = l
-		}
-	}
-	if fields != nil {
-		if fs, err := selector.ParseFields(fields.String()); err == nil {
-			for _, t := range fs.Terms() {
-				if t.Field == "metadata.name" || t.Field == "metadata.namespace" {
-					f.fields = append(f.fields, t)
-				}
-			}
-		}
-	}
-	return f
+	m, _ := selector.ParseMetadata(selectorString(labels), selectorString(fields))
+	return selectorFilter{Metadata: m, logged: new(atomic.Bool)}
 }
 
-// matches reports whether obj is selected, as far as the client can tell.
-func (f selectorFilter) matches(obj client.Object) bool {
-	if !f.labels.Matches(obj.GetLabels()) {
-		return false
+// selectorString is sel's text, "" (everything) for none.
+func selectorString(sel client.Selector) string {
+	if sel == nil {
+		return ""
 	}
-	for _, t := range f.fields {
-		v := obj.GetName()
-		if t.Field == "metadata.namespace" {
-			v = obj.GetNamespace()
-		}
-		if (v == t.Value) == t.Not {
-			return false
-		}
-	}
-	return true
+	return sel.String()
 }
 
 // selected reports whether obj is selected, logging the first object the
 // server should have left out.
 func (r *Reflector[T]) selected(obj T) bool {
-	if r.selector.matches(obj) {
+	if r.selector.Matches(obj.GetNamespace(), obj.GetName(), obj.GetLabels()) {
 		return true
 	}
 	if !r.selector.logged.Swap(true) {
