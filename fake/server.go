@@ -170,6 +170,9 @@ type Server struct {
 	admission  *admission.Chain              // admission, validation and strategies of writes
 	bg         sync.WaitGroup                // the controllers' goroutines
 	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
+	// crdStorageEnds are closed when a CRD's storage is torn down, by
+	// CRD name; guarded by mu.
+	crdStorageEnds map[string]chan struct{}
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
@@ -444,6 +447,7 @@ func (s *Server) watches() *watch.Server {
 		Store: s.store, Faults: faultsForWatches{&s.faults}, Printer: s.printer(),
 		Timeout: s.opts.WatchTimeout, BookmarkInterval: s.opts.BookmarkInterval,
 		IgnoreShardSelector: s.opts.IgnoreShardSelector, Done: s.ctx.Done(),
+		StorageEnds: s.storageEnds,
 	}
 }
 
