@@ -16,8 +16,8 @@ func (s *Server) storageEnds(r *object.Resource) <-chan struct{} {
 	if r.CRD == nil {
 		return nil
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
+	s.mu.RLock()
+	defer s.mu.RUnlock()
 	if ch := s.crdStorageEnds[r.CRD.Name]; ch != nil {
 		return ch
 	}
