@@ -124,13 +124,17 @@ func (s *Server) serveCRD(name string, rs []*object.Resource) bool {
 		s.resources[r.Kind.Group+"/"+r.Kind.Version+"/"+r.Kind.Resource] = r
 		s.store.StartWatchCacheOf(r)
 	}
+	s.openStorageLocked(name)
 	return true
 }
 
+// unserveCRD stops serving a CRD's resources and tears down their
+// storage.
 func (s *Server) unserveCRD(name string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.unserveLocked(name)
+	s.tearDownStorageLocked(name)
 }
 
 func (s *Server) unserveLocked(name string) {

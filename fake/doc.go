@@ -115,7 +115,9 @@
 //     accepts its names (refusing, NamesAccepted=False, names another
 //     definition of the group holds) and marks it Established; the CRD
 //     is defaulted and validated. Deleting a CRD answers with it marked
-//     Terminating, then deletes its objects, stops serving it and
+//     Terminating, then deletes its objects, stops serving it (open
+//     watches of its resources end after their DELETED events, at once
+//     where kube-apiserver waits a second; later requests get 404) and
 //     removes it. Server.AddCustomResource creates a CRD whose schema
 //     keeps any field.
 //   - Custom resources: bodies must carry kind and apiVersion; fields the
@@ -278,7 +280,8 @@
 //     pods/log, exec, attach, portforward and pods, services and nodes
 //     /proxy as kube-apiserver answers them with nothing to reach (a Pod
 //     with no node: an empty log, 400 "does not have a host assigned"; a
-//     Pod on a Node: 500 saying the fake runs no containers; a proxy
+//     Pod on a Node: 500 saying the fake runs no containers, unless
+//     Options.Exec or Options.Logs emulates a kubelet; a proxy
 //     whose Pod, Endpoints or Node has an address: 503 "error trying to
 //     reach service"; Node hostnames are not resolved).
 //   - Reviews: selfsubjectaccessreviews, subjectaccessreviews,

@@ -68,6 +68,10 @@ func (s *Server) servePodConnect(w http.ResponseWriter, req *http.Request, r *re
 		s.serveExec(w, req, r, pod, container)
 		return
 	}
+	if s.opts.Logs != nil && r.Subresource == "log" {
+		s.serveLogs(w, req, pod, container)
+		return
+	}
 	noKubelet := fmt.Sprintf("kubewire-fake runs no containers: no kubelet serves node %q", node)
 	if r.Subresource == "log" {
 		loc := fmt.Sprintf("https://%s/containerLogs/%s/%s/%s", host, pod.Namespace, pod.Name, container)

@@ -122,6 +122,16 @@ type Options struct {
 	// (v5.channel.k8s.io or v4) with the request's streams; see
 	// ExecRequest. Nil answers as kube-apiserver with no kubelet.
 	Exec func(ctx context.Context, req *ExecRequest) error
+	// Logs, when set, is every Node's kubelet for pods/log: for a
+	// request that passes kube-apiserver's checks and the kubelet's
+	// check of the container's status (a container without status is
+	// taken as running), it returns the lines the container wrote so
+	// far and, for Follow, a channel of the lines it writes later,
+	// closed when it stops (nil: none). The server applies sinceSeconds,
+	// sinceTime, tailLines, timestamps and limitBytes. An error is the
+	// kubelet's: the client gets a 400 with its text. Nil answers as
+	// kube-apiserver with no kubelet.
+	Logs func(ctx context.Context, req *LogRequest) (past []LogLine, later <-chan LogLine, err error)
 }
 
 // RuleEvaluator evaluates CEL expressions of x-kubernetes-validations
@@ -170,6 +180,9 @@ type Server struct {
 	admission  *admission.Chain              // admission, validation and strategies of writes
 	bg         sync.WaitGroup                // the controllers' goroutines
 	crdStorage map[string]*object.StorageKey // by CRD name; guarded by mu
+	// crdStorageEnds are closed when a CRD's storage is torn down, by
+	// CRD name; guarded by mu.
+	crdStorageEnds map[string]chan struct{}
 	// builtinGroups are the API groups of built-in kinds (immutable).
 	builtinGroups map[string]bool
 
@@ -444,6 +457,7 @@ func (s *Server) watches() *watch.Server {
 		Store: s.store, Faults: faultsForWatches{&s.faults}, Printer: s.printer(),
 		Timeout: s.opts.WatchTimeout, BookmarkInterval: s.opts.BookmarkInterval,
 		IgnoreShardSelector: s.opts.IgnoreShardSelector, Done: s.ctx.Done(),
+		StorageEnds: s.storageEnds,
 	}
 }
 

@@ -33,6 +33,9 @@ type Server struct {
 	BookmarkInterval    time.Duration
 	IgnoreShardSelector bool
 	Done                <-chan struct{} // closed when the server closes
+	// StorageEnds, if set, returns a channel closed when a resource's
+	// storage is torn down (its CRD deleted), or nil.
+	StorageEnds func(*object.Resource) <-chan struct{}
 }
 
 // Faults are the injected faults watches follow.
@@ -138,6 +141,7 @@ type watcher struct {
 	buf     []byte
 	ended   bool            // the stream must end (fault, or write error)
 	drop    <-chan struct{} // closed by Faults.DropWatches
+	gone    <-chan struct{} // closed when the resource's storage is torn down
 }
 
 func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Request) {
@@ -170,12 +174,16 @@ func (s *Server) Serve(w http.ResponseWriter, req *http.Request, r *request.Requ
 	// Taken before the answer's headers: a DropWatches from a client
 	// that has seen them ends this watch.
 	drop := s.Faults.DropChan()
+	var gone <-chan struct{}
+	if s.StorageEnds != nil {
+		gone = s.StorageEnds(r.Res)
+	}
 	h := w.Header()
 	h.Set("Content-Type", ct)
 	h.Set("Cache-Control", "no-cache, private")
 	w.WriteHeader(http.StatusOK)
 	flusher, _ := w.(http.Flusher)
-	wt := &watcher{s: s, r: r, opts: opts, out: out, w: w, flusher: flusher, drop: drop}
+	wt := &watcher{s: s, r: r, opts: opts, out: out, w: w, flusher: flusher, drop: drop, gone: gone}
 	wt.run(req, plan)
 }
 
@@ -224,6 +232,7 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 	}
 	bookmarkDue := false
 	cursor := p.cursor
+	gone, last := wt.gone, false
 	for {
 		evs, next, notify, err := wt.s.Store.Since(cursor)
 		if err != nil {
@@ -255,7 +264,14 @@ func (wt *watcher) run(req *http.Request, p watchPlan) {
 			}
 		}
 		wt.flush()
+		if last {
+			return
+		}
 		select {
+		case <-gone:
+			// The changes written before the teardown (the deletes of
+			// the CRD's objects) are sent first, then the stream ends.
+			gone, last = nil, true
 		case <-notify:
 		case <-bookmarks:
 			bookmarkDue = true
